@@ -1,0 +1,170 @@
+import CCmark
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Parses CommonMark with cmark and converts the C tree into `MarkdownNode` values
+/// in one pass; every C object is freed before `parse` returns.
+public struct MarkdownParser: Sendable {
+    public struct Options: Sendable {
+        /// Render top-level blocks (and the items of top-level lists) to HTML.
+        public var renderHTML: Bool = false
+        /// Keep raw HTML in rendered output. Off by default: raw HTML is replaced by a comment
+        /// and links with `javascript:`-like schemes are dropped.
+        public var unsafeHTML: Bool = false
+        /// Drop soft line breaks between two Han/Kana characters or CJK punctuation, where a
+        /// browser would otherwise show a space.
+        public var joinCJKSoftBreaks: Bool = true
+
+        public init(renderHTML: Bool = false, unsafeHTML: Bool = false, joinCJKSoftBreaks: Bool = true) {
+            self.renderHTML = renderHTML
+            self.unsafeHTML = unsafeHTML
+            self.joinCJKSoftBreaks = joinCJKSoftBreaks
+        }
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Parses `source`. `firstLine` is the file line of the first line of `source`
+    /// (front matter comes before the body), so every range points into the file.
+    public func parse(_ source: SourceText, byteRange: Range<Int>? = nil, firstLine: Int = 1) -> MarkdownDocument {
+        let range = byteRange ?? 0..<source.bytes.count
+        let root: OpaquePointer? = source.bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { base in
+                cmark_parse_document(base + range.lowerBound, range.count, CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8)
+            }
+        }
+        guard let root else {
+            let start = SourceLocation(line: firstLine, column: 1)
+            return MarkdownDocument(blocks: [], range: SourceRange(start: start, end: start))
+        }
+        defer { cmark_node_free(root) }
+        if options.renderHTML && options.joinCJKSoftBreaks {
+            CJKSoftBreaks.remove(in: root)
+        }
+        var converter = Converter(source: source, lineOffset: firstLine - 1, options: options)
+        let document = converter.convert(root, parentRange: nil, render: false)
+        return MarkdownDocument(blocks: document.children, range: document.range)
+    }
+
+    /// Renders a whole Markdown string to HTML with cmark (safe unless `unsafe`).
+    public static func renderHTML(_ markdown: String, unsafe: Bool = false, joinCJKSoftBreaks: Bool = true) -> String {
+        var bytes = Array(markdown.utf8)
+        let count = bytes.count
+        return bytes.withUnsafeMutableBufferPointer { buffer -> String in
+            let root = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
+                cmark_parse_document($0, count, CMARK_OPT_VALIDATE_UTF8)
+            }
+            guard let root else { return "" }
+            defer { cmark_node_free(root) }
+            if joinCJKSoftBreaks { CJKSoftBreaks.remove(in: root) }
+            return Converter.render(root, unsafe: unsafe)
+        }
+    }
+}
+
+private struct Converter {
+    let source: SourceText
+    let lineOffset: Int
+    let options: MarkdownParser.Options
+
+    init(source: SourceText, lineOffset: Int, options: MarkdownParser.Options) {
+        self.source = source
+        self.lineOffset = lineOffset
+        self.options = options
+    }
+
+    static func render(_ node: OpaquePointer, unsafe: Bool) -> String {
+        guard let cString = cmark_render_html(node, unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT) else { return "" }
+        defer { free(cString) }
+        return String(cString: cString)
+    }
+
+    /// Converts `node` and its subtree. `render`: also keep cmark's HTML for this block.
+    mutating func convert(_ node: OpaquePointer, parentRange: SourceRange?, render: Bool) -> MarkdownNode {
+        let type = cmark_node_get_type(node)
+        let kind = Self.kind(of: node, type: type)
+        let range = self.range(of: node) ?? parentRange
+            ?? SourceRange(start: .init(line: lineOffset + 1, column: 1), end: .init(line: lineOffset + 1, column: 1))
+        var literal = ""
+        switch type {
+        case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK, CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+            if let cString = cmark_node_get_literal(node) { literal = String(cString: cString) }
+        default:
+            break
+        }
+        // The document's blocks are rendered, and so are the items of a rendered list:
+        // labelled list items become records of their own.
+        let renderChildren: Bool
+        switch type {
+        case CMARK_NODE_DOCUMENT: renderChildren = options.renderHTML
+        case CMARK_NODE_LIST: renderChildren = render
+        default: renderChildren = false
+        }
+        var children: [MarkdownNode] = []
+        var child = cmark_node_first_child(node)
+        while let current = child {
+            children.append(convert(current, parentRange: range, render: renderChildren))
+            child = cmark_node_next(current)
+        }
+        let html = render ? Self.render(node, unsafe: options.unsafeHTML) : nil
+        return MarkdownNode(kind: kind, literal: literal, children: children, range: range, html: html)
+    }
+
+    static func isBlock(_ type: cmark_node_type) -> Bool {
+        type.rawValue >= CMARK_NODE_FIRST_BLOCK.rawValue && type.rawValue <= CMARK_NODE_LAST_BLOCK.rawValue
+    }
+
+    func range(of node: OpaquePointer) -> SourceRange? {
+        let startLine = Int(cmark_node_get_start_line(node))
+        guard startLine > 0 else { return nil }
+        let startColumn = Int(cmark_node_get_start_column(node))
+        var endLine = Int(cmark_node_get_end_line(node))
+        var endColumn = Int(cmark_node_get_end_column(node))
+        if endLine < startLine { endLine = startLine; endColumn = startColumn }
+        let start = SourceLocation(line: startLine + lineOffset,
+                                   column: source.scalarColumn(line: startLine + lineOffset, byteColumn: startColumn))
+        let end = SourceLocation(line: endLine + lineOffset,
+                                 column: source.scalarColumn(line: endLine + lineOffset, byteColumn: max(endColumn, 1)))
+        return SourceRange(start: start, end: end)
+    }
+
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
+    static func kind(of node: OpaquePointer, type: cmark_node_type) -> MarkdownNode.Kind {
+        switch type {
+        case CMARK_NODE_DOCUMENT: return .document
+        case CMARK_NODE_BLOCK_QUOTE: return .blockQuote
+        case CMARK_NODE_LIST:
+            return .list(ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST,
+                         start: Int(cmark_node_get_list_start(node)),
+                         tight: cmark_node_get_list_tight(node) != 0)
+        case CMARK_NODE_ITEM: return .item
+        case CMARK_NODE_CODE_BLOCK: return .codeBlock(info: string(cmark_node_get_fence_info(node)))
+        case CMARK_NODE_HTML_BLOCK: return .htmlBlock
+        case CMARK_NODE_PARAGRAPH: return .paragraph
+        case CMARK_NODE_HEADING: return .heading(level: Int(cmark_node_get_heading_level(node)))
+        case CMARK_NODE_THEMATIC_BREAK: return .thematicBreak
+        case CMARK_NODE_TEXT: return .text
+        case CMARK_NODE_SOFTBREAK: return .softBreak
+        case CMARK_NODE_LINEBREAK: return .lineBreak
+        case CMARK_NODE_CODE: return .code
+        case CMARK_NODE_HTML_INLINE: return .htmlInline
+        case CMARK_NODE_EMPH: return .emphasis
+        case CMARK_NODE_STRONG: return .strong
+        case CMARK_NODE_LINK:
+            return .link(destination: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node)))
+        case CMARK_NODE_IMAGE:
+            return .image(source: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node)))
+        default: return .custom
+        }
+    }
+}

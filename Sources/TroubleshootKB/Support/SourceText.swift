@@ -1,0 +1,64 @@
+/// UTF-8 source with a line index, used to turn byte offsets and byte columns
+/// (what cmark and libyaml report) into scalar columns.
+public struct SourceText: Sendable {
+    public let bytes: [UInt8]
+    /// Byte offset of the first byte of each line; `lineStarts[0] == 0`.
+    public let lineStarts: [Int]
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        starts.reserveCapacity(bytes.count / 40 + 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            for i in 0..<buffer.count where buffer[i] == 0x0A {
+                starts.append(i + 1)
+            }
+        }
+        self.lineStarts = starts
+    }
+
+    public init(_ string: String) {
+        self.init(bytes: Array(string.utf8))
+    }
+
+    public var lineCount: Int { lineStarts.count }
+
+    /// The bytes of a 1-based line, without its line terminator.
+    public func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
+        guard line >= 1, line <= lineStarts.count else { return [] }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        return bytes[start..<max(start, end)]
+    }
+
+    public func lineString(_ line: Int) -> String {
+        String(decoding: lineBytes(line), as: UTF8.self)
+    }
+
+    /// Converts a 1-based byte column on a 1-based line to a 1-based scalar column.
+    public func scalarColumn(line: Int, byteColumn: Int) -> Int {
+        guard line >= 1, line <= lineStarts.count, byteColumn > 1 else { return max(byteColumn, 1) }
+        let start = lineStarts[line - 1]
+        let end = min(start + byteColumn - 1, bytes.count)
+        var column = 1
+        var i = start
+        while i < end {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        // `column` counted the scalars before the target byte, plus one.
+        return column
+    }
+
+    /// The location of a byte offset in the text.
+    public func location(ofByteOffset offset: Int) -> SourceLocation {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        let line = low + 1
+        return SourceLocation(line: line, column: scalarColumn(line: line, byteColumn: offset - lineStarts[low] + 1))
+    }
+}

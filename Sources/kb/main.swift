@@ -1,0 +1,2 @@
+import TroubleshootKB
+print(TroubleshootKBVersion.string)
