@@ -1,2 +1,3 @@
 import TroubleshootKB
-print(TroubleshootKBVersion.string)
+
+KBCommandLine.runAsProcess()

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Where a command writes: a stream that is either a file descriptor or a buffer (tests).
+public final class OutputStream: @unchecked Sendable {
+    private let handle: FileHandle?
+    private var buffer: [UInt8] = []
+    private let lock = NSLock()
+    /// Whether the stream is a terminal (colour and progress are shown only then).
+    public let isTerminal: Bool
+
+    /// A stream writing to a file descriptor, buffered until `flush()` or 64 KiB.
+    public init(fileDescriptor: Int32) {
+        handle = FileHandle(fileDescriptor: fileDescriptor, closeOnDealloc: false)
+        isTerminal = isatty(fileDescriptor) == 1
+    }
+
+    /// A stream collecting text in memory.
+    public init(capturingAsTerminal terminal: Bool = false) {
+        handle = nil
+        isTerminal = terminal
+    }
+
+    public func write(_ text: String) {
+        lock.lock()
+        buffer.append(contentsOf: text.utf8)
+        let shouldFlush = handle != nil && buffer.count >= 1 << 16
+        lock.unlock()
+        if shouldFlush { flush() }
+    }
+
+    public func print(_ text: String = "") { write(text + "\n") }
+
+    public func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handle, !buffer.isEmpty else { return }
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// What was written to a capturing stream.
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+}
+
+/// Everything a command needs from the outside world, so tests can call commands directly.
+public struct CommandContext: Sendable {
+    public var workingDirectory: String
+    public var stdout: OutputStream
+    public var stderr: OutputStream
+    public var environment: [String: String]
+
+    public init(workingDirectory: String, stdout: OutputStream, stderr: OutputStream, environment: [String: String]) {
+        self.workingDirectory = workingDirectory
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+    }
+
+    /// Styles for standard output: ANSI colour on a terminal unless `NO_COLOR` is set.
+    public var style: TerminalStyle {
+        TerminalStyle(enabled: stdout.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
+    }
+
+    public var errorStyle: TerminalStyle {
+        TerminalStyle(enabled: stderr.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
+    }
+
+    /// The `entries` folder of the working directory (or `KB_ENTRIES`).
+    public var entriesDirectory: String {
+        EntryLocator.absolute(environment["KB_ENTRIES"] ?? "entries", workingDirectory: workingDirectory)
+    }
+}
+
+/// ANSI styling that turns into plain text when disabled.
+public struct TerminalStyle: Sendable {
+    public let enabled: Bool
+
+    func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    public func bold(_ text: String) -> String { wrap(text, "1") }
+    public func dim(_ text: String) -> String { wrap(text, "2") }
+    public func red(_ text: String) -> String { wrap(text, "31") }
+    public func green(_ text: String) -> String { wrap(text, "32") }
+    public func yellow(_ text: String) -> String { wrap(text, "33") }
+    public func blue(_ text: String) -> String { wrap(text, "34") }
+    public func magenta(_ text: String) -> String { wrap(text, "35") }
+    public func cyan(_ text: String) -> String { wrap(text, "36") }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// `kb lint`: checks entries and prints compiler-style diagnostics.
+public struct LintCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "lint",
+        abstract: "Check entries for format errors and likely mistakes.",
+        usage: "kb lint [<paths> ...] [--strict] [--format text|json]",
+        discussion: "Prints one line per problem: path:line:col: error|warning: message [rule-id].",
+        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).")],
+        options: [
+            .init(["--strict"], help: "Treat warnings as errors."),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+        ]
+    )
+
+    public let paths: [String]
+    public let strict: Bool
+    public let format: String
+
+    public init(_ arguments: ParsedArguments) throws {
+        paths = arguments.positionals
+        strict = arguments.flag("--strict")
+        format = try arguments.choice("--format", ["text", "json"], default: "text")
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
+        let kb = try KnowledgeBase.load(paths: paths, workingDirectory: context.workingDirectory)
+        let knownIDs = Self.knownIDs(for: kb)
+        var diagnostics = Linter().lint(kb, knownIDs: knownIDs)
+        if strict {
+            diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
+        }
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.count - errors
+        if format == "json" {
+            let report = LintReport(entries: kb.items.count, errors: errors, warnings: warnings, diagnostics: diagnostics)
+            context.stdout.print(try JSONOutput.string(report))
+        } else {
+            let style = context.style
+            for diagnostic in diagnostics {
+                context.stdout.print(Self.format(diagnostic, style: style))
+            }
+            let summary = "\(kb.items.count) \(kb.items.count == 1 ? "entry" : "entries"), \(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
+            (diagnostics.isEmpty ? context.stdout : context.stderr).print(summary)
+        }
+        return errors > 0 ? ExitCode.failure : ExitCode.success
+    }
+
+    struct LintReport: Encodable {
+        let entries: Int
+        let errors: Int
+        let warnings: Int
+        let diagnostics: [Diagnostic]
+    }
+
+    /// Ids that `related` may name: every entry folder beside the linted ones.
+    static func knownIDs(for kb: KnowledgeBase) -> Set<String> {
+        var ids = Set(kb.entries.map(\.id))
+        for root in Set(kb.items.map(\.location.root)) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where
+                FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(name + "/" + EntryLocator.entryFileName)) {
+                ids.insert(name)
+            }
+        }
+        return ids
+    }
+
+    static func format(_ diagnostic: Diagnostic, style: TerminalStyle) -> String {
+        let position = diagnostic.location.map { ":\($0.line):\($0.column)" } ?? ""
+        let severity = diagnostic.severity == .error ? style.red(style.bold("error:")) : style.yellow(style.bold("warning:"))
+        return "\(style.bold(diagnostic.path + position + ":")) \(severity) \(diagnostic.message) \(style.dim("[\(diagnostic.rule)]"))"
+    }
+}
+
+/// Deterministic pretty JSON.
+enum JSONOutput {
+    static func string<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,109 @@
+/// The front matter of an entry, typed.
+public struct EntryMetadata: Sendable {
+    public static let knownLanguages = ["zh-Hans", "zh-Hant", "ko", "ja", "en"]
+    public static let knownKeys: Set<String> = ["id", "title", "lang", "summary", "symptoms", "platforms", "apis",
+                                                "tags", "status", "related", "updated", "scenario"]
+
+    public enum Status: String, Sendable, Codable, CaseIterable {
+        case resolved, workaround, open
+    }
+
+    public var id: String = ""
+    public var title: String = ""
+    public var lang: String = ""
+    public var summary: String = ""
+    public var symptoms: [String] = []
+    public var platforms: [String] = []
+    public var apis: [String] = []
+    public var tags: [String] = []
+    public var status: Status? = nil
+    public var related: [String] = []
+    public var updated: String = ""
+    public var scenario: String? = nil
+    /// Keys the format does not know, kept as read.
+    public var extra: [(key: String, value: YAMLNode)] = []
+    /// Where each key's value is, for diagnostics.
+    public var locations: [String: SourceLocation] = [:]
+    /// Where each symptom is.
+    public var symptomLocations: [SourceLocation] = []
+
+    public init() {}
+
+    /// Reads typed metadata from a YAML mapping, reporting problems as diagnostics.
+    static func read(_ root: YAMLNode?, path: String, at fallback: SourceLocation) -> (EntryMetadata, [Diagnostic]) {
+        var metadata = EntryMetadata()
+        var diagnostics: [Diagnostic] = []
+        func report(_ location: SourceLocation?, _ severity: Diagnostic.Severity, _ message: String, _ rule: String) {
+            diagnostics.append(Diagnostic(path: path, location: location, severity: severity, message: message, rule: rule))
+        }
+        guard let root, case .mapping(let pairs) = root.value else {
+            report(root?.location ?? fallback, .error, "front matter must be a mapping of keys to values", "front-matter")
+            return (metadata, diagnostics)
+        }
+        var seen: Set<String> = []
+        for (keyNode, value) in pairs {
+            guard let key = keyNode.string else {
+                report(keyNode.location, .error, "front matter keys must be strings", "front-matter")
+                continue
+            }
+            if !seen.insert(key).inserted {
+                report(keyNode.location, .error, "duplicate key '\(key)'", "duplicate-key")
+                continue
+            }
+            metadata.locations[key] = value.location
+            func string() -> String? {
+                switch value.value {
+                case .scalar(let s, _): return s
+                case .null: return ""
+                default:
+                    report(value.location, .error, "'\(key)' must be a string, not \(value.typeName)", "front-matter-type")
+                    return nil
+                }
+            }
+            func list() -> [String]? {
+                switch value.value {
+                case .null: return []
+                case .sequence(let items):
+                    var result: [String] = []
+                    for item in items {
+                        guard let s = item.string else {
+                            report(item.location, .error, "'\(key)' must be a list of strings; this item is \(item.typeName)", "front-matter-type")
+                            continue
+                        }
+                        result.append(s)
+                        if key == "symptoms" { metadata.symptomLocations.append(item.location) }
+                    }
+                    return result
+                default:
+                    report(value.location, .error, "'\(key)' must be a list, not \(value.typeName)", "front-matter-type")
+                    return nil
+                }
+            }
+            switch key {
+            case "id": metadata.id = string() ?? ""
+            case "title": metadata.title = string() ?? ""
+            case "lang": metadata.lang = string() ?? ""
+            case "summary": metadata.summary = string() ?? ""
+            case "symptoms": metadata.symptoms = list() ?? []
+            case "platforms": metadata.platforms = list() ?? []
+            case "apis": metadata.apis = list() ?? []
+            case "tags": metadata.tags = list() ?? []
+            case "related": metadata.related = list() ?? []
+            case "updated": metadata.updated = string() ?? ""
+            case "scenario": metadata.scenario = string()
+            case "status":
+                if let text = string() {
+                    if let status = Status(rawValue: text) {
+                        metadata.status = status
+                    } else {
+                        report(value.location, .error, "status '\(text)' is not one of resolved, workaround, open", "invalid-status")
+                    }
+                }
+            default:
+                metadata.extra.append((key, value))
+                report(keyNode.location, .warning, "unknown key '\(key)' (kept)", "unknown-key")
+            }
+        }
+        return (metadata, diagnostics)
+    }
+}

@@ -1,0 +1,252 @@
+/// Parses `entry.md` files into `Entry` records.
+public struct EntryParser: Sendable {
+    public var markdownOptions: MarkdownParser.Options
+    public var vocabulary: VocabularyMatcher
+
+    public init(markdownOptions: MarkdownParser.Options = .init(), vocabulary: VocabularyMatcher = .shared) {
+        self.markdownOptions = markdownOptions
+        self.vocabulary = vocabulary
+    }
+
+    /// The result of parsing one file: the entry (nil when the file cannot be read as
+    /// text) and what was found wrong while reading it.
+    public struct Result: Sendable {
+        public let entry: Entry?
+        public let diagnostics: [Diagnostic]
+    }
+
+    /// Parses the bytes of an entry file. `folderName` is the name of the entry's folder.
+    public func parse(bytes: [UInt8], path: String, folderName: String) -> Result {
+        var diagnostics: [Diagnostic] = []
+        if let offset = Self.firstInvalidUTF8Offset(bytes) {
+            let source = SourceText(bytes: Array(bytes[..<offset]))
+            let location = source.location(ofByteOffset: offset)
+            diagnostics.append(Diagnostic(path: path, location: location, severity: .error,
+                                          message: "the file is not valid UTF-8 (byte offset \(offset))", rule: "invalid-utf8"))
+            return Result(entry: nil, diagnostics: diagnostics)
+        }
+        let source = SourceText(bytes: bytes)
+        var metadata = EntryMetadata()
+        var bodyRange = 0..<bytes.count
+        var bodyFirstLine = 1
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            diagnostics.append(Diagnostic(path: path, location: .init(line: 1, column: 1), severity: .warning,
+                                          message: "the file starts with a byte order mark; it is ignored", rule: "bom"))
+            bodyRange = 3..<bytes.count
+        }
+        if bytes.contains(0) {
+            let offset = bytes.firstIndex(of: 0)!
+            diagnostics.append(Diagnostic(path: path, location: source.location(ofByteOffset: offset), severity: .error,
+                                          message: "the file contains a NUL byte", rule: "nul-byte"))
+        }
+        if let split = FrontMatterSplit.split(source) {
+            bodyRange = split.body
+            bodyFirstLine = split.bodyFirstLine
+            do {
+                let root = try YAMLReader.read(bytes[split.yaml], firstLine: split.yamlFirstLine)
+                let (read, problems) = EntryMetadata.read(root, path: path, at: .init(line: split.yamlFirstLine, column: 1))
+                metadata = read
+                diagnostics += problems
+            } catch {
+                diagnostics.append(Diagnostic(path: path, location: error.location, severity: .error,
+                                              message: "invalid YAML in front matter: \(error.message)", rule: "front-matter"))
+            }
+        } else {
+            diagnostics.append(Diagnostic(path: path, location: .init(line: 1, column: 1), severity: .error,
+                                          message: "missing front matter: the file must start with a '---' line, YAML, and a closing '---' line",
+                                          rule: "front-matter"))
+        }
+        let document = MarkdownParser(options: markdownOptions).parse(source, byteRange: bodyRange, firstLine: bodyFirstLine)
+        let entry = StructureBuilder(vocabulary: vocabulary).build(document: document, source: source, metadata: metadata,
+                                                                   path: path, folderName: folderName)
+        return Result(entry: entry, diagnostics: diagnostics)
+    }
+
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return nil
+            case .error:
+                return offset
+            }
+        }
+    }
+}
+
+/// Walks the top-level blocks once and assigns each to a record.
+struct StructureBuilder {
+    let vocabulary: VocabularyMatcher
+    static let attemptLabels: Set<LabelKind> = [.idea, .result, .failure, .cause, .code]
+
+    private final class SectionBuilder {
+        let kind: SectionKind
+        let level: Int
+        let heading: MarkdownNode?
+        var blocks: [MarkdownNode] = []
+        init(kind: SectionKind, level: Int, heading: MarkdownNode?) {
+            self.kind = kind
+            self.level = level
+            self.heading = heading
+        }
+        var section: Section { Section(kind: kind, headingBlock: heading, blocks: blocks) }
+    }
+
+    private final class AttemptBuilder {
+        let number: AttemptNumber
+        let title: String
+        let level: Int
+        let heading: MarkdownNode
+        var parts: [AttemptPart] = []
+        var headingRole: PartRole? = nil
+        init(number: AttemptNumber, title: String, level: Int, heading: MarkdownNode) {
+            self.number = number
+            self.title = title
+            self.level = level
+            self.heading = heading
+        }
+    }
+
+    func build(document: MarkdownDocument, source: SourceText, metadata: EntryMetadata, path: String, folderName: String) -> Entry {
+        var titleHeading: String? = nil
+        var sections: [SectionBuilder] = []
+        var attempts: [AttemptBuilder] = []
+        enum Current { case none, section(SectionBuilder), attempt(AttemptBuilder) }
+        var current = Current.none
+
+        for (index, block) in document.blocks.enumerated() {
+            if case .heading(let level) = block.kind {
+                let text = block.plainText
+                if index == 0, level == 1, titleHeading == nil {
+                    titleHeading = text
+                    continue
+                }
+                let attemptHeading = vocabulary.attemptHeading(text)
+                if case .attempt(let attempt) = current, level > attempt.level, attemptHeading == nil {
+                    // A sub-heading of an attempt: a label (`#### 结果`) or part of its details.
+                    if let label = vocabulary.labelHeading(text, allowed: Self.attemptLabels) {
+                        let role = Self.role(for: label)
+                        attempt.headingRole = role
+                        attempt.parts.append(AttemptPart(role: role, block: block, text: ""))
+                    } else {
+                        attempt.headingRole = nil
+                        attempt.parts.append(AttemptPart(role: .detail, block: block, text: text))
+                    }
+                    continue
+                }
+                if let (number, title) = attemptHeading {
+                    let attempt = AttemptBuilder(number: number, title: title, level: level, heading: block)
+                    attempts.append(attempt)
+                    current = .attempt(attempt)
+                } else if let kind = vocabulary.section(forHeading: text) {
+                    let section = SectionBuilder(kind: kind, level: level, heading: block)
+                    sections.append(section)
+                    current = .section(section)
+                } else if case .section(let section) = current, level > section.level {
+                    section.blocks.append(block)
+                } else {
+                    let section = SectionBuilder(kind: .notes, level: level, heading: block)
+                    sections.append(section)
+                    current = .section(section)
+                }
+                continue
+            }
+            switch current {
+            case .none:
+                let section = SectionBuilder(kind: .problem, level: 0, heading: nil)
+                section.blocks.append(block)
+                sections.append(section)
+                current = .section(section)
+            case .section(let section):
+                section.blocks.append(block)
+            case .attempt(let attempt):
+                attempt.parts += classify(block, fallback: attempt.headingRole)
+            }
+        }
+
+        func merged(_ kind: SectionKind) -> Section? {
+            let matching = sections.filter { $0.kind == kind }
+            guard let first = matching.first else { return nil }
+            var blocks = first.blocks
+            for other in matching.dropFirst() {
+                if let heading = other.heading { blocks.append(heading) }
+                blocks += other.blocks
+            }
+            return Section(kind: kind, headingBlock: first.heading, blocks: blocks)
+        }
+
+        let builtAttempts = attempts.map { builder -> Attempt in
+            let (outcome, word) = Self.outcome(of: builder.parts, vocabulary: vocabulary)
+            let ends = [builder.heading.range.end] + builder.parts.map { $0.block.range.end }
+            let range = SourceRange(start: builder.heading.range.start, end: ends.max()!)
+            return Attempt(number: builder.number, title: builder.title, heading: builder.heading.plainText,
+                           outcome: outcome, outcomeWord: word,
+                           parts: builder.parts.map { part in
+                               guard part.role == .result, let word, part.text.lowercased().hasPrefix(word.lowercased()) else { return part }
+                               return AttemptPart(role: .result, block: part.block, text: Self.dropOutcomeWord(word, from: part.text))
+                           },
+                           range: range, headingBlock: builder.heading)
+        }
+        return Entry(path: path, folderName: folderName, metadata: metadata, titleHeading: titleHeading,
+                     problem: merged(.problem), attempts: builtAttempts, fix: merged(.fix),
+                     sideEffects: merged(.sideEffects), lessons: merged(.lessons), references: merged(.references),
+                     notes: sections.filter { $0.kind == .notes }.map(\.section), body: document, source: source,
+                     attemptsIntro: merged(.attempts))
+    }
+
+    static func role(for label: LabelKind) -> PartRole {
+        switch label {
+        case .idea: return .idea
+        case .result: return .result
+        case .failure: return .failure
+        case .cause: return .cause
+        case .code: return .code
+        case .fixStep: return .detail
+        }
+    }
+
+    /// Splits a block of an attempt into parts by its labels.
+    func classify(_ block: MarkdownNode, fallback: PartRole?) -> [AttemptPart] {
+        switch block.kind {
+        case .codeBlock:
+            return [AttemptPart(role: .code, block: block, text: block.literal)]
+        case .paragraph:
+            let text = block.plainText
+            if let (label, rest) = vocabulary.label(in: text, allowed: Self.attemptLabels) {
+                return [AttemptPart(role: Self.role(for: label), block: block, text: rest)]
+            }
+            return [AttemptPart(role: fallback ?? .detail, block: block, text: text)]
+        case .list:
+            let labelled = block.children.map { item in (item, vocabulary.label(in: item.plainText, allowed: Self.attemptLabels)) }
+            guard labelled.contains(where: { $0.1 != nil }) else {
+                return [AttemptPart(role: fallback ?? .detail, block: block, text: block.plainText)]
+            }
+            return labelled.map { item, label in
+                if let (kind, rest) = label { return AttemptPart(role: Self.role(for: kind), block: item, text: rest) }
+                return AttemptPart(role: fallback ?? .detail, block: item, text: item.plainText)
+            }
+        default:
+            return [AttemptPart(role: fallback ?? .detail, block: block, text: block.plainText)]
+        }
+    }
+
+    /// The outcome stated right after the first result label, or `unknown`.
+    static func outcome(of parts: [AttemptPart], vocabulary: VocabularyMatcher) -> (Outcome, String?) {
+        guard let result = parts.first(where: { $0.role == .result && !$0.text.isEmpty }) else { return (.unknown, nil) }
+        guard let (outcome, word) = vocabulary.outcome(in: result.text) else { return (.unknown, nil) }
+        return (outcome, word)
+    }
+
+    static func dropOutcomeWord(_ word: String, from text: String) -> String {
+        var rest = Substring(text).unicodeScalars.dropFirst(word.unicodeScalars.count)
+        while let first = rest.first, VocabularyMatcher.isSeparator(first) || "。，,！!".unicodeScalars.contains(first) {
+            rest = rest.dropFirst()
+        }
+        return String(String.UnicodeScalarView(rest))
+    }
+}

@@ -1,0 +1,27 @@
+/// Kinds of body sections recognised from their headings.
+public enum SectionKind: String, Sendable, Codable {
+    case problem, attempts, fix, sideEffects, lessons, references, notes
+}
+
+/// Labels inside an attempt (`结果：`, `원인:`) or the fix.
+public enum LabelKind: String, Sendable, Codable {
+    case idea, result, failure, cause, fixStep, code
+}
+
+/// The words one language uses for an entry's structure. Adding a language is adding a
+/// `Vocabulary` value to `Vocabulary.all`; the parser has no words of its own.
+public struct Vocabulary: Sendable {
+    /// BCP 47 tag of the language these words belong to.
+    public let language: String
+    /// Heading words per section kind.
+    public let sections: [SectionKind: [String]]
+    /// Words that, followed by a number, start an attempt heading (`方案`, `시도`, `Attempt`).
+    public let attemptWords: [String]
+    /// Label words for attempt parts and fix steps.
+    public let labels: [LabelKind: [String]]
+    /// Words that state an outcome after the result label.
+    public let outcomes: [Outcome: [String]]
+
+    /// Every language's vocabulary. Entries may mix languages, so all tables apply to all entries.
+    public static let all: [Vocabulary] = [.chinese, .korean, .japanese, .english]
+}

@@ -1,0 +1,115 @@
+import CYaml
+
+/// Reads one YAML document with libyaml's event parser into `YAMLNode` values.
+/// Anchors and aliases are resolved by copy; tags are ignored (front matter is plain data).
+public enum YAMLReader {
+    /// Parses `bytes`. Lines in locations are shifted by `firstLine - 1` so they point into
+    /// the file the YAML was cut from; `source` converts columns to scalar columns.
+    public static func read(_ bytes: ArraySlice<UInt8>, firstLine: Int = 1) throws(YAMLError) -> YAMLNode? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw YAMLError(message: "cannot initialise the YAML parser", location: .init(line: firstLine, column: 1))
+        }
+        defer { yaml_parser_delete(&parser) }
+        let buffer = Array(bytes)
+        return try buffer.withUnsafeBufferPointer { (raw) throws(YAMLError) -> YAMLNode? in
+            yaml_parser_set_input_string(&parser, raw.baseAddress, raw.count)
+            var builder = Builder(lineOffset: firstLine - 1)
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    let mark = parser.problem_mark
+                    let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+                    var message = problem
+                    if let context = parser.context.map({ String(cString: $0) }) {
+                        message = "\(problem) \(context)"
+                    }
+                    throw YAMLError(message: message,
+                                    location: SourceLocation(line: Int(mark.line) + firstLine, column: Int(mark.column) + 1))
+                }
+                defer { yaml_event_delete(&event) }
+                if event.type == YAML_STREAM_END_EVENT { break }
+                if event.type == YAML_DOCUMENT_END_EVENT, builder.root != nil { break }
+                try builder.handle(event)
+            }
+            return builder.root
+        }
+    }
+
+    private struct Builder {
+        enum Frame {
+            case sequence([YAMLNode], SourceLocation, anchor: String?)
+            case mapping([(key: YAMLNode, value: YAMLNode)], pendingKey: YAMLNode?, SourceLocation, anchor: String?)
+        }
+        let lineOffset: Int
+        var stack: [Frame] = []
+        var anchors: [String: YAMLNode] = [:]
+        var root: YAMLNode?
+
+        init(lineOffset: Int) { self.lineOffset = lineOffset }
+
+        func location(_ mark: yaml_mark_t) -> SourceLocation {
+            SourceLocation(line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1)
+        }
+
+        static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+            guard let pointer else { return nil }
+            return String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+        }
+
+        mutating func handle(_ event: yaml_event_t) throws(YAMLError) {
+            let here = location(event.start_mark)
+            switch event.type {
+            case YAML_SCALAR_EVENT:
+                let data = event.data.scalar
+                let text = data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(data.length)), as: UTF8.self) } ?? ""
+                let plain = data.style == YAML_PLAIN_SCALAR_STYLE
+                let value: YAMLValue = (plain && (text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL")) ? .null : .scalar(text, plain: plain)
+                let node = YAMLNode(value: value, location: here)
+                if let anchor = Self.string(data.anchor) { anchors[anchor] = node }
+                add(node)
+            case YAML_ALIAS_EVENT:
+                let name = Self.string(event.data.alias.anchor) ?? ""
+                guard let node = anchors[name] else {
+                    throw YAMLError(message: "unknown alias '\(name)'", location: here)
+                }
+                add(YAMLNode(value: node.value, location: here))
+            case YAML_SEQUENCE_START_EVENT:
+                stack.append(.sequence([], here, anchor: Self.string(event.data.sequence_start.anchor)))
+            case YAML_MAPPING_START_EVENT:
+                stack.append(.mapping([], pendingKey: nil, here, anchor: Self.string(event.data.mapping_start.anchor)))
+            case YAML_SEQUENCE_END_EVENT:
+                guard case .sequence(let items, let start, let anchor)? = stack.popLast() else { return }
+                let node = YAMLNode(value: .sequence(items), location: start)
+                if let anchor { anchors[anchor] = node }
+                add(node)
+            case YAML_MAPPING_END_EVENT:
+                guard case .mapping(let pairs, _, let start, let anchor)? = stack.popLast() else { return }
+                let node = YAMLNode(value: .mapping(pairs), location: start)
+                if let anchor { anchors[anchor] = node }
+                add(node)
+            default:
+                break
+            }
+        }
+
+        mutating func add(_ node: YAMLNode) {
+            guard let top = stack.popLast() else {
+                if root == nil { root = node }
+                return
+            }
+            switch top {
+            case .sequence(var items, let start, let anchor):
+                items.append(node)
+                stack.append(.sequence(items, start, anchor: anchor))
+            case .mapping(var pairs, let pendingKey, let start, let anchor):
+                if let key = pendingKey {
+                    pairs.append((key, node))
+                    stack.append(.mapping(pairs, pendingKey: nil, start, anchor: anchor))
+                } else {
+                    stack.append(.mapping(pairs, pendingKey: node, start, anchor: anchor))
+                }
+            }
+        }
+    }
+}

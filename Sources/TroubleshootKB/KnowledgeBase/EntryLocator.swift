@@ -1,0 +1,96 @@
+import Foundation
+
+/// Finds entry files on disk: `entries/<id>/entry.md`.
+public struct EntryLocation: Sendable, Hashable {
+    /// Absolute path of `entry.md`.
+    public let file: String
+    /// The folder name (the id the entry must have).
+    public let folderName: String
+    /// Absolute path of the folder that holds the entry folders.
+    public let root: String
+    /// The path shown in diagnostics (relative to the working directory when inside it).
+    public let displayPath: String
+}
+
+/// An error that stops a command before it starts (a path that does not exist, …).
+public struct KBError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+public enum EntryLocator {
+    public static let entryFileName = "entry.md"
+
+    /// Resolves command-line paths (an entries folder, an entry folder or an `entry.md`)
+    /// to entry locations, sorted by path. Symlinked entry folders or files that point outside
+    /// their entries folder are reported and skipped.
+    public static func locate(_ paths: [String], workingDirectory: String) throws -> (locations: [EntryLocation], diagnostics: [Diagnostic]) {
+        let fm = FileManager.default
+        var locations: [EntryLocation] = []
+        var diagnostics: [Diagnostic] = []
+        for raw in paths {
+            let path = absolute(raw, workingDirectory: workingDirectory)
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw KBError("no such file or directory: \(raw)")
+            }
+            if !isDirectory.boolValue {
+                let folder = (path as NSString).deletingLastPathComponent
+                let root = (folder as NSString).deletingLastPathComponent
+                locations.append(location(file: path, folder: folder, root: root, workingDirectory: workingDirectory))
+            } else if fm.fileExists(atPath: (path as NSString).appendingPathComponent(entryFileName)) {
+                let root = (path as NSString).deletingLastPathComponent
+                locations.append(location(file: (path as NSString).appendingPathComponent(entryFileName), folder: path, root: root,
+                                          workingDirectory: workingDirectory))
+            } else {
+                let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+                for name in names.sorted() where !name.hasPrefix(".") {
+                    let folder = (path as NSString).appendingPathComponent(name)
+                    var isFolder: ObjCBool = false
+                    guard fm.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { continue }
+                    let file = (folder as NSString).appendingPathComponent(entryFileName)
+                    let candidate = location(file: file, folder: folder, root: path, workingDirectory: workingDirectory)
+                    guard fm.fileExists(atPath: file) else {
+                        diagnostics.append(Diagnostic(path: candidate.displayPath, location: nil, severity: .warning,
+                                                      message: "folder has no \(entryFileName); it is not an entry", rule: "missing-entry-file"))
+                        continue
+                    }
+                    if let escape = escapes(file: file, root: path) {
+                        diagnostics.append(Diagnostic(path: candidate.displayPath, location: nil, severity: .error,
+                                                      message: "symbolic link points outside the entries folder (\(escape)); not read",
+                                                      rule: "path-outside"))
+                        continue
+                    }
+                    locations.append(candidate)
+                }
+            }
+        }
+        var seen = Set<String>()
+        locations = locations.filter { seen.insert($0.file).inserted }
+        return (locations, diagnostics)
+    }
+
+    /// If `file` resolves (through symbolic links) to a place outside `root`, returns where.
+    static func escapes(file: String, root: String) -> String? {
+        let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+        return resolved.hasPrefix(resolvedRoot + "/") ? nil : resolved
+    }
+
+    static func location(file: String, folder: String, root: String, workingDirectory: String) -> EntryLocation {
+        EntryLocation(file: file, folderName: (folder as NSString).lastPathComponent, root: root,
+                      displayPath: displayPath(file, workingDirectory: workingDirectory))
+    }
+
+    public static func absolute(_ path: String, workingDirectory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        return (joined as NSString).standardizingPath
+    }
+
+    public static func displayPath(_ path: String, workingDirectory: String) -> String {
+        let base = (workingDirectory as NSString).standardizingPath
+        if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+        return path
+    }
+}

@@ -1,0 +1,30 @@
+/// A problem found in a file, reported like a compiler does:
+/// `path:line:col: error|warning: message [rule-id]`.
+public struct Diagnostic: Sendable, Equatable, Codable {
+    public enum Severity: String, Sendable, Codable, Comparable {
+        case warning
+        case error
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+    }
+
+    public var path: String
+    public var location: SourceLocation?
+    public var severity: Severity
+    public var message: String
+    public var rule: String
+
+    public init(path: String, location: SourceLocation?, severity: Severity, message: String, rule: String) {
+        self.path = path
+        self.location = location
+        self.severity = severity
+        self.message = message
+        self.rule = rule
+    }
+
+    /// The compiler-style one-line form, without colour.
+    public var formatted: String {
+        let position = location.map { ":\($0.line):\($0.column)" } ?? ""
+        return "\(path)\(position): \(severity.rawValue): \(message) [\(rule)]"
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Checks entries against the format's rules. Each rule has an id shown in brackets.
+public struct Linter: Sendable {
+    /// Entry files over this size are errors (`file-too-large`).
+    public static let maximumEntrySize = 1 << 20
+    static let idPattern = try! NSRegularExpression(pattern: "^[a-z0-9]+(-[a-z0-9]+)*$")
+    static let datePattern = try! NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+    public init() {}
+
+    /// Lints every item of a knowledge base. `knownIDs` are the ids `related` may name
+    /// (all entries of the entries folders involved).
+    public func lint(_ kb: KnowledgeBase, knownIDs: Set<String>) -> [Diagnostic] {
+        var diagnostics = kb.locatorDiagnostics
+        var firstPathForID: [String: String] = [:]
+        for item in kb.items {
+            diagnostics += item.diagnostics
+            if item.size > Self.maximumEntrySize && item.entry != nil {
+                diagnostics.append(Diagnostic(path: item.location.displayPath, location: nil, severity: .error,
+                                              message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: "file-too-large"))
+            }
+            guard let entry = item.entry else { continue }
+            diagnostics += lint(entry, location: item.location, knownIDs: knownIDs)
+            if let other = firstPathForID[entry.id] {
+                diagnostics.append(Diagnostic(path: entry.path, location: entry.metadata.locations["id"], severity: .error,
+                                              message: "id '\(entry.id)' is also used by \(other)", rule: "duplicate-id"))
+            } else {
+                firstPathForID[entry.id] = entry.path
+            }
+        }
+        return diagnostics.sorted { a, b in
+            if a.path != b.path { return a.path < b.path }
+            return (a.location ?? .init(line: 0, column: 0)) < (b.location ?? .init(line: 0, column: 0))
+        }
+    }
+
+    /// Lints one parsed entry.
+    public func lint(_ entry: Entry, location: EntryLocation?, knownIDs: Set<String>) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let path = entry.path
+        let meta = entry.metadata
+        let top = SourceLocation(line: 1, column: 1)
+        func report(_ at: SourceLocation?, _ severity: Diagnostic.Severity, _ message: String, _ rule: String) {
+            out.append(Diagnostic(path: path, location: at, severity: severity, message: message, rule: rule))
+        }
+        let hasFrontMatter = !meta.locations.isEmpty
+        if hasFrontMatter {
+            for key in ["id", "title", "lang", "summary", "status", "updated"] where meta.locations[key] == nil {
+                report(top, .error, "missing required key '\(key)'", "missing-key")
+            }
+        }
+        if meta.locations["id"] != nil {
+            if !Self.matches(Self.idPattern, meta.id) {
+                report(meta.locations["id"], .error, "id '\(meta.id)' must match [a-z0-9]+(-[a-z0-9]+)*", "invalid-id")
+            } else if meta.id != entry.folderName {
+                report(meta.locations["id"], .error, "id '\(meta.id)' does not match its folder name '\(entry.folderName)'", "id-mismatch")
+            }
+        }
+        if let at = meta.locations["lang"], !EntryMetadata.knownLanguages.contains(meta.lang) {
+            report(at, .error, "lang '\(meta.lang)' is not one of \(EntryMetadata.knownLanguages.joined(separator: ", "))", "invalid-lang")
+        }
+        if hasFrontMatter && meta.symptoms.filter({ !$0.trimmingSpaces().isEmpty }).isEmpty {
+            report(meta.locations["symptoms"] ?? top, .error, "at least one symptom is required: how would someone search for this problem?", "no-symptoms")
+        }
+        if let at = meta.locations["updated"], !Self.matches(Self.datePattern, meta.updated) {
+            report(at, .error, "updated '\(meta.updated)' must be a date written YYYY-MM-DD", "invalid-date")
+        }
+        if meta.status == .resolved {
+            if entry.attempts.isEmpty {
+                report(meta.locations["status"], .error, "a resolved entry needs its attempts (headings like '方案 1', '시도 1', '試行 1', 'Attempt 1')", "resolved-without-attempts")
+            }
+            if entry.fix == nil {
+                report(meta.locations["status"], .error, "a resolved entry needs a fix section (最终方案 / 해결 방법 / 解決策 / Fix)", "resolved-without-fix")
+            }
+        }
+        var seenNumbers: [AttemptNumber: SourceLocation] = [:]
+        for attempt in entry.attempts {
+            if let first = seenNumbers[attempt.number] {
+                report(attempt.headingRange.start, .error, "attempt \(attempt.number) is numbered twice (first at line \(first.line))", "duplicate-attempt")
+            } else {
+                seenNumbers[attempt.number] = attempt.headingRange.start
+            }
+            if attempt.outcome == .unknown {
+                let hasResult = attempt.parts.contains { $0.role == .result }
+                report(attempt.headingRange.start, .warning,
+                       hasResult ? "attempt \(attempt.number): the result does not start with an outcome word (失败/실패/失敗/failed, 部分/부분/部分的/partial, 成功/성공/worked, 放弃/기각/却下/rejected)"
+                                 : "attempt \(attempt.number) has no result label (结果：/결과:/結果：/Result:) with an outcome",
+                       "unknown-outcome")
+            }
+        }
+        for (index, related) in meta.related.enumerated() where !knownIDs.contains(related) {
+            _ = index
+            report(meta.locations["related"], .error, "related entry '\(related)' does not exist", "unknown-related")
+        }
+        if let scenario = meta.scenario, let location {
+            let folder = (location.file as NSString).deletingLastPathComponent
+            let target = ((folder as NSString).appendingPathComponent(scenario) as NSString).standardizingPath
+            if scenario.hasPrefix("/") || !target.hasPrefix(folder + "/") {
+                report(meta.locations["scenario"], .error, "scenario path '\(scenario)' leaves the entry folder", "path-outside")
+            } else if !FileManager.default.fileExists(atPath: target) {
+                report(meta.locations["scenario"], .error, "scenario file '\(scenario)' does not exist", "missing-scenario")
+            }
+        }
+        out += CJKEmphasisRule.check(entry)
+        out += ImportTodoRule.check(entry)
+        return out
+    }
+
+    static func matches(_ regex: NSRegularExpression, _ text: String) -> Bool {
+        regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
+
+/// `TODO(kb-import): …` comments that `kb import` leaves where it was unsure.
+enum ImportTodoRule {
+    static let marker = "TODO(kb-import)"
+
+    static func check(_ entry: Entry) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for line in 1...max(1, entry.source.lineCount) {
+            let text = entry.source.lineString(line)
+            guard let range = text.range(of: marker) else { continue }
+            let column = text[..<range.lowerBound].unicodeScalars.count + 1
+            let message = text[range.upperBound...].drop { $0 == ":" || $0 == " " }.replacingOccurrences(of: "-->", with: "").trimmingSpaces()
+            out.append(Diagnostic(path: entry.path, location: .init(line: line, column: column), severity: .warning,
+                                  message: "import left a question: \(message)", rule: "import-todo"))
+        }
+        return out
+    }
+}
