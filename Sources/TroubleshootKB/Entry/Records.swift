@@ -39,7 +39,7 @@ public struct Attempt: Sendable {
     public var anchor: String { number.anchor }
 
     public func text(_ role: PartRole) -> String {
-        parts.filter { $0.role == role }.map(\.text).joined(separator: "\n")
+        parts.filter { $0.role == role && !$0.text.isEmpty }.map(\.text).joined(separator: "\n")
     }
 
     public var idea: String { text(.idea) }

@@ -18,11 +18,14 @@ public enum YAMLReader {
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else {
-                    let mark = parser.problem_mark
+                    var mark = parser.problem_mark
                     let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
                     var message = problem
                     if let context = parser.context.map({ String(cString: $0) }) {
-                        message = "\(problem) \(context)"
+                        let start = parser.context_mark
+                        message = "\(problem) \(context) (which starts at line \(Int(start.line) + firstLine), column \(Int(start.column) + 1))"
+                        // Running off the end is reported where the unfinished construct starts.
+                        if problem.contains("end of stream") { mark = start }
                     }
                     throw YAMLError(message: message,
                                     location: SourceLocation(line: Int(mark.line) + firstLine, column: Int(mark.column) + 1))

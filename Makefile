@@ -1,0 +1,31 @@
+# TroubleshootKB — `make run` builds and checks the knowledge base; `make test` runs every test.
+SWIFT ?= swift
+KB := .build/release/kb
+BENCH_N ?= 10000
+
+.PHONY: run test build deps deps-test bench clean
+
+run: deps build
+	$(KB) lint entries
+	$(KB) list
+
+build: deps
+	$(SWIFT) build -c release --product kb
+
+deps:
+	@scripts/install-deps.sh build
+
+deps-test:
+	@scripts/install-deps.sh test
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@if [ -d Tests/js ]; then node --test Tests/js/; fi
+
+bench: build
+	@scripts/install-deps.sh bench
+	scripts/bench.sh $(BENCH_N)
+
+clean:
+	rm -rf .build _site .kb

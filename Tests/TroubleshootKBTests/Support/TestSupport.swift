@@ -1,0 +1,71 @@
+import Foundation
+@testable import TroubleshootKB
+
+typealias SourceLocation = TroubleshootKB.SourceLocation
+
+/// Paths and helpers shared by the tests.
+enum TestSupport {
+    /// The repository root (…/Tests/TroubleshootKBTests/Support/TestSupport.swift → three levels up).
+    static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let entriesDirectory = repositoryRoot + "/entries"
+    static let sharedDirectory = repositoryRoot + "/../shared"
+    static let goldenDirectory = repositoryRoot + "/Tests/TroubleshootKBTests/Golden"
+    static var isRecording: Bool { ProcessInfo.processInfo.environment["KB_RECORD"] == "1" }
+
+    /// Entry ids in `entries/`, sorted.
+    static var entryIDs: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: entriesDirectory)) ?? [])
+            .filter { FileManager.default.fileExists(atPath: entriesDirectory + "/" + $0 + "/entry.md") }
+            .sorted()
+    }
+
+    static func parse(_ text: String, folder: String = "test-entry") -> EntryParser.Result {
+        EntryParser().parse(bytes: Array(text.utf8), path: "\(folder)/entry.md", folderName: folder)
+    }
+
+    /// A fresh temporary directory; remove it with `defer { TestSupport.remove(dir) }`.
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "kb-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
+
+    static func write(_ text: String, to path: String) {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs `kb` in-process with captured output.
+    static func kb(_ arguments: [String], in directory: String, environment: [String: String] = [:]) -> (code: Int32, stdout: String, stderr: String) {
+        let out = OutputStream(capturingAsTerminal: false)
+        let err = OutputStream(capturingAsTerminal: false)
+        let context = CommandContext(workingDirectory: directory, stdout: out, stderr: err, environment: environment)
+        let code = KBCommandLine.main(arguments, context: context)
+        return (code, out.text, err.text)
+    }
+
+    /// A minimal valid entry with the given body.
+    static func entry(id: String = "test-entry", lang: String = "zh-Hans", status: String = "workaround", related: [String] = [], body: String) -> String {
+        """
+        ---
+        id: \(id)
+        title: 测试条目
+        lang: \(lang)
+        summary: 用于测试。
+        symptoms:
+          - 测试症状
+        status: \(status)
+        related: [\(related.joined(separator: ", "))]
+        updated: 2026-11-29
+        ---
+        \(body)
+        """
+    }
+}

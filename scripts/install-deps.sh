@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs, only those missing. Idempotent and quick
+# when everything is present. Usage: scripts/install-deps.sh [build|test|bench]
+set -euo pipefail
+
+profile="${1:-build}"
+packages=(libcmark-dev libyaml-dev pkg-config)
+case "$profile" in
+  test) packages+=(cmark chromium fonts-noto-cjk) ;;
+  bench) packages+=(cmark hugo) ;;
+esac
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "Installing missing packages: ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then sudo=sudo; else
+    echo "error: need root to install ${missing[*]} (run as root or install them yourself)" >&2
+    exit 1
+  fi
+else
+  sudo=
+fi
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/kb-apt.log 2>&1; then
+  $sudo apt-get update >/tmp/kb-apt-update.log 2>&1
+  $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/kb-apt.log 2>&1 || {
+    tail -20 /tmp/kb-apt.log >&2
+    exit 1
+  }
+fi
