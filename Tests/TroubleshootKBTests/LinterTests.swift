@@ -54,7 +54,7 @@ struct LintCase: CustomTestStringConvertible, Sendable {
             symptoms: ⟦no-symptoms⟧[]
             status: ⟦invalid-status⟧done
             updated: ⟦invalid-date⟧yesterday
-            related: ⟦unknown-related⟧[nowhere]
+            related: [test-entry, ⟦unknown-related⟧nowhere]
             ⟦unknown-key⟧colour: blue
             ⟦duplicate-key⟧title: again
             ---

@@ -24,8 +24,8 @@ public struct EntryMetadata: Sendable {
     public var extra: [(key: String, value: YAMLNode)] = []
     /// Where each key's value is, for diagnostics.
     public var locations: [String: SourceLocation] = [:]
-    /// Where each symptom is.
-    public var symptomLocations: [SourceLocation] = []
+    /// Where each item of a list value is (`symptoms`, `related`, …), by key.
+    public var itemLocations: [String: [SourceLocation]] = [:]
 
     public init() {}
 
@@ -71,7 +71,7 @@ public struct EntryMetadata: Sendable {
                             continue
                         }
                         result.append(s)
-                        if key == "symptoms" { metadata.symptomLocations.append(item.location) }
+                        metadata.itemLocations[key, default: []].append(item.location)
                     }
                     return result
                 default:

@@ -90,8 +90,8 @@ public struct Linter: Sendable {
             }
         }
         for (index, related) in meta.related.enumerated() where !knownIDs.contains(related) {
-            _ = index
-            report(meta.locations["related"], .error, "related entry '\(related)' does not exist", "unknown-related")
+            let at = meta.itemLocations["related"].flatMap { index < $0.count ? $0[index] : nil } ?? meta.locations["related"]
+            report(at, .error, "related entry '\(related)' does not exist", "unknown-related")
         }
         if let scenario = meta.scenario, let location {
             let folder = (location.file as NSString).deletingLastPathComponent
