@@ -26,23 +26,23 @@ public struct LintCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
-        let kb = try KnowledgeBase.load(paths: paths, workingDirectory: context.workingDirectory)
-        let knownIDs = Self.knownIDs(for: kb)
-        var diagnostics = Linter().lint(kb, knownIDs: knownIDs)
+        let (locations, locatorDiagnostics) = try EntryLocator.locate(paths, workingDirectory: context.workingDirectory)
+        let knownIDs = Self.knownIDs(for: locations)
+        var (entryCount, diagnostics) = Linter().lint(locations, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs)
         if strict {
             diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
         }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
         if format == "json" {
-            let report = LintReport(entries: kb.items.count, errors: errors, warnings: warnings, diagnostics: diagnostics)
+            let report = LintReport(entries: entryCount, errors: errors, warnings: warnings, diagnostics: diagnostics)
             context.stdout.print(try JSONOutput.string(report))
         } else {
             let style = context.style
             for diagnostic in diagnostics {
                 context.stdout.print(Self.format(diagnostic, style: style))
             }
-            let summary = "\(kb.items.count) \(kb.items.count == 1 ? "entry" : "entries"), \(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
+            let summary = "\(entryCount) \(entryCount == 1 ? "entry" : "entries"), \(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
             (diagnostics.isEmpty ? context.stdout : context.stderr).print(summary)
         }
         return errors > 0 ? ExitCode.failure : ExitCode.success
@@ -56,9 +56,9 @@ public struct LintCommand: KBCommand {
     }
 
     /// Ids that `related` may name: every entry folder beside the linted ones.
-    static func knownIDs(for kb: KnowledgeBase) -> Set<String> {
-        var ids = Set(kb.entries.map(\.id))
-        for root in Set(kb.items.map(\.location.root)) {
+    static func knownIDs(for locations: [EntryLocation]) -> Set<String> {
+        var ids = Set(locations.map(\.folderName))
+        for root in Set(locations.map(\.root)) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where
                 FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(name + "/" + EntryLocator.entryFileName)) {
                 ids.insert(name)

@@ -63,6 +63,7 @@ public struct EntryParser: Sendable {
     }
 
     static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0

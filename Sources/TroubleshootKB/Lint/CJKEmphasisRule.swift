@@ -4,6 +4,8 @@
 enum CJKEmphasisRule {
     static func check(_ entry: Entry) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        // Only entries with a delimiter next to CJK punctuation can have the problem.
+        guard mayContainPattern(entry.source.bytes) else { return [] }
         for block in entry.body.blocks {
             block.walk { node in
                 switch node.kind {
@@ -15,6 +17,22 @@ enum CJKEmphasisRule {
             }
         }
         return out
+    }
+
+    /// A fast byte-level pre-check: `*` or `_` directly next to a CJK punctuation mark
+    /// (all of them are three-byte UTF-8 sequences starting with E3 or EF).
+    static func mayContainPattern(_ bytes: [UInt8]) -> Bool {
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            let b = bytes[i]
+            if b == 0x2A || b == 0x5F {
+                if i + 1 < count, bytes[i + 1] == 0xE3 || bytes[i + 1] == 0xEF || bytes[i + 1] == 0xE2 { return true }
+                if i >= 3, bytes[i - 3] == 0xE3 || bytes[i - 3] == 0xEF || bytes[i - 3] == 0xE2 { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// Inline text of a leaf block where literal text is kept and every other inline is a

@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 
 /// Checks entries against the format's rules. Each rule has an id shown in brackets.
 public struct Linter: Sendable {
@@ -8,6 +9,51 @@ public struct Linter: Sendable {
     static let datePattern = try! NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
     public init() {}
+
+    /// Reads, parses and lints files in parallel, keeping only the diagnostics (memory stays
+    /// flat however large the knowledge base is).
+    public func lint(_ locations: [EntryLocation], locatorDiagnostics: [Diagnostic] = [], knownIDs: Set<String>,
+                     parser: EntryParser = EntryParser()) -> (entries: Int, diagnostics: [Diagnostic]) {
+        struct Outcome { var diagnostics: [Diagnostic]; var id: String?; var path: String; var idLocation: SourceLocation? }
+        let count = locations.count
+        let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let location = locations[index]
+            let item = KnowledgeBase.loadOne(location, parser: parser)
+            var diagnostics = item.diagnostics
+            if item.size > Self.maximumEntrySize && item.entry != nil {
+                diagnostics.append(Diagnostic(path: location.displayPath, location: nil, severity: .error,
+                                              message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: "file-too-large"))
+            }
+            if let entry = item.entry { diagnostics += lint(entry, location: location, knownIDs: knownIDs) }
+            output[index] = Outcome(diagnostics: diagnostics, id: item.entry?.id, path: location.displayPath,
+                                    idLocation: item.entry?.metadata.locations["id"])
+        }
+        var diagnostics = locatorDiagnostics
+        var firstPathForID: [String: String] = [:]
+        for result in results {
+            guard let result else { continue }
+            diagnostics += result.diagnostics
+            guard let id = result.id else { continue }
+            if let other = firstPathForID[id] {
+                diagnostics.append(Diagnostic(path: result.path, location: result.idLocation, severity: .error,
+                                              message: "id '\(id)' is also used by \(other)", rule: "duplicate-id"))
+            } else {
+                firstPathForID[id] = result.path
+            }
+        }
+        return (count, Self.sorted(diagnostics))
+    }
+
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.sorted { a, b in
+            if a.path != b.path { return a.path < b.path }
+            return (a.location ?? .init(line: 0, column: 0)) < (b.location ?? .init(line: 0, column: 0))
+        }
+    }
 
     /// Lints every item of a knowledge base. `knownIDs` are the ids `related` may name
     /// (all entries of the entries folders involved).
@@ -29,10 +75,7 @@ public struct Linter: Sendable {
                 firstPathForID[entry.id] = entry.path
             }
         }
-        return diagnostics.sorted { a, b in
-            if a.path != b.path { return a.path < b.path }
-            return (a.location ?? .init(line: 0, column: 0)) < (b.location ?? .init(line: 0, column: 0))
-        }
+        return Self.sorted(diagnostics)
     }
 
     /// Lints one parsed entry.
@@ -116,9 +159,14 @@ public struct Linter: Sendable {
 enum ImportTodoRule {
     static let marker = "TODO(kb-import)"
 
+    static let markerBytes = Array(marker.utf8)
+
     static func check(_ entry: Entry) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for line in 1...max(1, entry.source.lineCount) {
+        // Most entries have no marker: one byte scan decides.
+        guard let first = ByteSearch.firstIndex(of: markerBytes, in: entry.source.bytes) else { return [] }
+        let firstLine = entry.source.location(ofByteOffset: first).line
+        for line in firstLine...max(firstLine, entry.source.lineCount) {
             let text = entry.source.lineString(line)
             guard let range = text.range(of: marker) else { continue }
             let column = text[..<range.lowerBound].unicodeScalars.count + 1

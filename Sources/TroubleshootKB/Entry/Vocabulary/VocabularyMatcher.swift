@@ -14,7 +14,7 @@ public struct VocabularyMatcher: Sendable {
     public static let shared = VocabularyMatcher(vocabularies: Vocabulary.all)
 
     public init(vocabularies: [Vocabulary]) {
-        func word(_ text: String) -> Word { Word(scalars: Array(text.lowercased().unicodeScalars), text: text) }
+        func word(_ text: String) -> Word { Word(scalars: Self.prepare(text.unicodeScalars), text: text) }
         func sorted<K>(_ pairs: [(K, Word)]) -> [(K, Word)] { pairs.sorted { $0.1.scalars.count > $1.1.scalars.count } }
         sections = sorted(vocabularies.flatMap { v in v.sections.flatMap { kind, words in words.map { (kind, word($0)) } } })
         attemptWords = vocabularies.flatMap { $0.attemptWords.map(word) }.sorted { $0.scalars.count > $1.scalars.count }
@@ -28,9 +28,12 @@ public struct VocabularyMatcher: Sendable {
         isSpace(s) || isColon(s) || "(（[【「-—–‐/、·.．,，)）".unicodeScalars.contains(s)
     }
 
-    /// Lower-cased scalars of `text` with surrounding spaces removed.
-    private static func prepare(_ text: String) -> [Unicode.Scalar] {
-        var scalars = Array(text.lowercased().unicodeScalars)
+    /// Scalars of `text`, ASCII letters lower-cased (the vocabulary's only cased words are
+    /// English), with surrounding spaces removed.
+    private static func prepare<S: Sequence>(_ text: S) -> [Unicode.Scalar] where S.Element == Unicode.Scalar {
+        var scalars = text.map { s -> Unicode.Scalar in
+            s.value >= 0x41 && s.value <= 0x5A ? Unicode.Scalar(s.value + 0x20)! : s
+        }
         while let first = scalars.first, isSpace(first) || first == "\n" { scalars.removeFirst() }
         while let last = scalars.last, isSpace(last) || last == "\n" { scalars.removeLast() }
         return scalars
@@ -44,7 +47,7 @@ public struct VocabularyMatcher: Sendable {
 
     /// The section a heading starts, if its text is a section word alone or followed by a separator.
     public func section(forHeading heading: String) -> SectionKind? {
-        let scalars = Self.prepare(heading)
+        let scalars = Self.prepare(heading.unicodeScalars)
         for (kind, word) in sections where Self.hasPrefix(scalars, word.scalars) {
             if scalars.count == word.scalars.count || Self.isSeparator(scalars[word.scalars.count]) { return kind }
         }
@@ -53,7 +56,7 @@ public struct VocabularyMatcher: Sendable {
 
     /// Parses an attempt heading: an attempt word, a number, then an optional title.
     public func attemptHeading(_ heading: String) -> (number: AttemptNumber, title: String)? {
-        let scalars = Self.prepare(heading)
+        let scalars = Self.prepare(heading.unicodeScalars)
         let original = Array(heading.unicodeScalars.drop { Self.isSpace($0) })
         for word in attemptWords where Self.hasPrefix(scalars, word.scalars) {
             var index = word.scalars.count
@@ -77,10 +80,13 @@ public struct VocabularyMatcher: Sendable {
     private static func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) || ("０"..."９").contains(s) }
     private static func isNumberScalar(_ s: Unicode.Scalar) -> Bool { isDigit(s) || s == "-" || s == "." || s == "‐" || s == "－" }
 
+    static let labelWindow = 48
+
     /// A label at the start of a block's text: the label word followed by a colon (ASCII or
     /// full-width). Returns the kind and the text after the colon.
     public func label(in text: String, allowed: Set<LabelKind>) -> (kind: LabelKind, rest: String)? {
-        let scalars = Self.prepare(text)
+        // Labels are short: only the start of the text matters.
+        let scalars = Self.prepare(text.unicodeScalars.prefix(Self.labelWindow))
         for (kind, word) in labels where allowed.contains(kind) && Self.hasPrefix(scalars, word.scalars) {
             var index = word.scalars.count
             while index < scalars.count, Self.isSpace(scalars[index]) { index += 1 }
@@ -94,7 +100,7 @@ public struct VocabularyMatcher: Sendable {
 
     /// A sub-heading that is a label on its own (`#### 结果`, `#### 원인:`).
     public func labelHeading(_ heading: String, allowed: Set<LabelKind>) -> LabelKind? {
-        var scalars = Self.prepare(heading)
+        var scalars = Self.prepare(heading.unicodeScalars)
         if let last = scalars.last, Self.isColon(last) { scalars.removeLast() }
         for (kind, word) in labels where allowed.contains(kind) && scalars == word.scalars { return kind }
         return nil
@@ -103,7 +109,7 @@ public struct VocabularyMatcher: Sendable {
     /// The first outcome word in the first clause of `text` (up to a sentence end).
     /// Earliest position wins; at one position, the longest word.
     public func outcome(in text: String) -> (outcome: Outcome, word: String)? {
-        var scalars = Self.prepare(text)
+        var scalars = Self.prepare(text.unicodeScalars)
         if let end = scalars.firstIndex(where: { "。.！!？?；;\n".unicodeScalars.contains($0) }) {
             scalars = Array(scalars[..<end])
         }
