@@ -7,7 +7,7 @@ profile="${1:-build}"
 packages=(libcmark-dev libyaml-dev pkg-config)
 case "$profile" in
   test) packages+=(cmark chromium fonts-noto-cjk) ;;
-  bench) packages+=(cmark hugo) ;;
+  bench) packages+=(cmark hugo time) ;;
 esac
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 
