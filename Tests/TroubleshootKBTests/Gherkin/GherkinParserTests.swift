@@ -219,6 +219,14 @@ import Testing
         #expect(pickle.location == SourceLocation(line: 11, column: 9))
     }
 
+    @Test func placeholdersAreReplacedScalarByScalar() throws {
+        // A combining accent after `>` must not hide the placeholder, and `$` is literal.
+        let source = "Feature: t\n  Scenario Outline: <x>\u{301} <y>\n    Given <y>\n    Examples:\n      | x | y  |\n      | e | $1 |\n"
+        let pickle = try #require(try pickles(source).first)
+        #expect(pickle.name.unicodeScalars.elementsEqual("e\u{301} $1".unicodeScalars))
+        #expect(pickle.steps.first?.text == "$1")
+    }
+
     // MARK: Errors
 
     @Test func unexpectedLineReportsExpectedTokens() {

@@ -130,27 +130,3 @@ struct GherkinLine: Sendable {
         return String(view)
     }
 }
-
-extension String {
-    /// Replaces every occurrence of `target`, comparing Unicode scalars exactly
-    /// (no canonical equivalence, no grapheme merging across the boundary), as
-    /// cucumber's reference implementation does.
-    func replacingScalars(_ target: String, with replacement: String) -> String {
-        let source = Array(unicodeScalars)
-        let pattern = Array(target.unicodeScalars)
-        guard !pattern.isEmpty, source.count >= pattern.count else { return self }
-        var result = String.UnicodeScalarView()
-        var index = 0
-        while index < source.count {
-            if source[index] == pattern[0], index + pattern.count <= source.count,
-               source[index..<(index + pattern.count)].elementsEqual(pattern) {
-                result.append(contentsOf: replacement.unicodeScalars)
-                index += pattern.count
-            } else {
-                result.append(source[index])
-                index += 1
-            }
-        }
-        return String(result)
-    }
-}

@@ -38,8 +38,6 @@ struct GherkinMatch: Sendable {
     var items: [(column: Int, text: String)] = []
     /// The dialect in force when the line was matched.
     var dialect: String = ""
-    /// The doc string line is blank, for trimming descriptions.
-    var isBlank: Bool = false
 
     var location: Gherkin.Location { Gherkin.Location(line: lineNumber, column: indent + 1) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decides what kind of line a token is, in the current dialect. Holds the
 /// little state the grammar needs between lines: the dialect (changed by a
 /// `# language:` header) and the open doc string's delimiter and indentation.
@@ -97,11 +99,10 @@ struct GherkinTokenMatcher: Sendable {
             if let active = activeDocStringSeparator {
                 let delimiter = GherkinLine.string(active)
                 let escaped = delimiter.unicodeScalars.map { "\\" + String($0) }.joined()
-                text = text.replacingScalars(escaped, with: delimiter)
+                text = text.replacingOccurrences(of: escaped, with: delimiter, options: .literal)
             }
             result.text = text
             result.indent = 0
-            result.isBlank = line.isEmpty
         }
         return result
     }

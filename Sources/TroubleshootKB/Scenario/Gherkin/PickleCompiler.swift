@@ -1,3 +1,5 @@
+import Foundation
+
 /// Compiles a `GherkinDocument` into pickles, as cucumber does: outlines are
 /// expanded once per examples row with `<placeholder>`s replaced in the name,
 /// step text, table cells and doc strings; feature and rule background steps
@@ -127,7 +129,7 @@ public struct PickleCompiler: Sendable {
         private func interpolate(_ text: String, _ names: [String], _ values: [String]) -> String {
             var result = text
             for (index, name) in names.enumerated() where index < values.count {
-                result = result.replacingScalars("<\(name)>", with: values[index])
+                result = result.replacingOccurrences(of: "<\(name)>", with: values[index], options: .literal)
             }
             return result
         }
