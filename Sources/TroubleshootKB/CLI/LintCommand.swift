@@ -29,6 +29,14 @@ public struct LintCommand: KBCommand {
         let (locations, locatorDiagnostics) = try EntryLocator.locate(paths, workingDirectory: context.workingDirectory)
         let knownIDs = Self.knownIDs(for: locations)
         var (entryCount, diagnostics) = Linter().lint(locations, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs)
+        // The glossary of each entries folder that was linted as a whole.
+        for path in paths {
+            let folder = EntryLocator.absolute(path, workingDirectory: context.workingDirectory)
+            let file = (folder as NSString).appendingPathComponent(Glossary.fileName)
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            diagnostics += Glossary.load(entriesDirectory: folder,
+                                         displayPath: EntryLocator.displayPath(file, workingDirectory: context.workingDirectory)).1
+        }
         if strict {
             diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
         }
