@@ -157,7 +157,7 @@ struct SearchTokenizer {
             while i < n {
                 let c = orig[i]
                 var j = i + 1
-                while j < n, !SearchScalars.isInert(orig[j]), SearchScalars.simpleMapping(orig[j]) == nil { j += 1 }
+                while j < n, !SearchScalars.startsSegment(orig[j]) { j += 1 }
                 if j == i + 1 {
                     if SearchScalars.isInert(c) {
                         append(c, i, j)
@@ -327,18 +327,14 @@ struct SearchTokenizer {
             var boundary = false
             let pLetter = p == .lower || p == .letter || p == .upper
             let cLetter = c == .lower || c == .letter || c == .upper
-            if (p == .lower || p == .letter) && c == .upper {
+            if p == .lower && c == .upper {
                 boundary = true
             } else if (pLetter && c == .digit) || (p == .digit && cLetter) {
                 boundary = true
             } else if p == .upper && c == .upper && k + 1 < b {
-                let n1 = SearchScalars.classify(normalized[k + 1])
-                if n1 == .lower || n1 == .letter {
+                if SearchScalars.classify(normalized[k + 1]) == .lower {
                     // "URLSession" splits before "S"; "URLs" (a lone plural s) does not.
-                    let loneS = normalized[k + 1] == 0x73 && (k + 2 >= b || {
-                        let n2 = SearchScalars.classify(normalized[k + 2])
-                        return n2 != .lower && n2 != .letter
-                    }())
+                    let loneS = normalized[k + 1] == 0x73 && (k + 2 >= b || SearchScalars.classify(normalized[k + 2]) != .lower)
                     boundary = !loneS
                 }
             }
