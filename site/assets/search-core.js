@@ -133,15 +133,16 @@
   var STOP = Object.create(null);
   STOP_WORDS.forEach(function (w) { STOP[w] = true; });
 
-  /** Harman's S stemmer on lower-case ASCII words of four letters or more. */
+  /** Light plural stemming of lower-case ASCII words of length >= 4 (docs/search.md). */
   function stem(w) {
     var n = w.length;
-    if (n < 4 || w.charCodeAt(n - 1) !== 0x73) return w;
-    var c2 = w[n - 2], c3 = w[n - 3], c4 = w[n - 4];
-    if (c2 === 'e' && c3 === 'i') {
-      return (c4 !== 'e' && c4 !== 'a') ? w.slice(0, n - 3) + 'y' : w;
-    }
+    if (n < 4 || w[n - 1] !== 's') return w;
+    var c2 = w[n - 2], c3 = w[n - 3], c4 = w[n - 4], c5 = n >= 5 ? w[n - 5] : '';
+    if (c2 === 'e' && c3 === 'i') return (c4 !== 'e' && c4 !== 'a') ? w.slice(0, n - 3) + 'y' : w;
     if (c2 === 'e') {
+      var dropES = (c3 === 's' && c4 === 's') || (c3 === 'h' && c4 === 's') ||
+        (c3 === 'h' && c4 === 'c' && c5 !== 'a') || c3 === 'x';
+      if (dropES) return w.slice(0, n - 2);
       return (c3 !== 'a' && c3 !== 'e' && c3 !== 'o') ? w.slice(0, n - 1) : w;
     }
     return (c2 !== 'u' && c2 !== 's' && c2 !== 'o' && c2 !== 'i') ? w.slice(0, n - 1) : w;

@@ -54,6 +54,10 @@ public struct SearchIndex: Sendable {
     /// Builds an index. Documents are sorted by id (UTF-8 byte order); equal ids keep their order.
     /// Texts are tokenized in parallel chunks; the result does not depend on the chunking.
     public static func build(documents: [SearchDocument], parameters: SearchParameters = .default) -> SearchIndex {
+        build(documents: documents, parameters: parameters, chunkCount: nil)
+    }
+
+    static func build(documents: [SearchDocument], parameters: SearchParameters, chunkCount requested: Int?) -> SearchIndex {
         let order = documents.indices.sorted { a, b in
             let x = documents[a].id, y = documents[b].id
             if x == y { return a < b }
@@ -83,7 +87,7 @@ public struct SearchIndex: Sendable {
         }
 
         let n = sorted.count
-        let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, n / 200))
+        let chunkCount = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount * 2, requested == nil ? n / 200 : n))
         let box = ChunkBox(count: chunkCount)
         let cap = max(0, parameters.maxPositions)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in

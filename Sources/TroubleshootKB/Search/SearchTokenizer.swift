@@ -382,25 +382,24 @@ struct SearchTokenizer {
         finishToken(start: s, position: pos, kind: kind, from: a, to: b)
     }
 
-    /// Light plural stemming of `bytes[s...]` (lower-case ASCII letters), after Harman's S stemmer.
+    /// Light plural stemming of `bytes[s...]` (lower-case ASCII letters of length ≥ 4), see docs/search.md.
     private mutating func stem(from s: Int) {
         let len = bytes.count - s
-        guard len >= 4 else { return }
-        let e = bytes.count
-        let c1 = bytes[e - 1], c2 = bytes[e - 2], c3 = bytes[e - 3], c4 = bytes[e - 4]
-        let a: UInt8 = 0x61, ee: UInt8 = 0x65, i: UInt8 = 0x69, o: UInt8 = 0x6F, sC: UInt8 = 0x73, u: UInt8 = 0x75, y: UInt8 = 0x79
-        guard c1 == sC else { return }
-        if c2 == ee && c3 == i {
-            if c4 != ee && c4 != a {
-                bytes.removeLast(3)
-                bytes.append(y)
-            }
+        guard len >= 4, bytes[bytes.count - 1] == 0x73 else { return }
+        func at(_ k: Int) -> UInt8 { bytes[bytes.count - k] }  // at(1) is the last byte
+        let a: UInt8 = 0x61, c: UInt8 = 0x63, e: UInt8 = 0x65, h: UInt8 = 0x68, i: UInt8 = 0x69, o: UInt8 = 0x6F
+        let sC: UInt8 = 0x73, u: UInt8 = 0x75, x: UInt8 = 0x78, y: UInt8 = 0x79
+        if at(2) == e && at(3) == i {  // -ies → -y, unless -eies/-aies
+            if at(4) != e && at(4) != a { bytes.removeLast(3); bytes.append(y) }
             return
         }
-        if c2 == ee {
-            if c3 != a && c3 != ee && c3 != o { bytes.removeLast() }
+        if at(2) == e {
+            // -sses, -shes, -ches (not -aches), -xes → drop "es"; other -es → drop "s", unless -aes/-ees/-oes.
+            let dropES = (at(3) == sC && at(4) == sC) || (at(3) == h && at(4) == sC)
+                || (at(3) == h && at(4) == c && (len < 5 || at(5) != a)) || at(3) == x
+            if dropES { bytes.removeLast(2) } else if at(3) != a && at(3) != e && at(3) != o { bytes.removeLast() }
             return
         }
-        if c2 != u && c2 != sC && c2 != o && c2 != i { bytes.removeLast() }
+        if at(2) != u && at(2) != sC && at(2) != o && at(2) != i { bytes.removeLast() }
     }
 }
