@@ -61,33 +61,38 @@ extension SearchIndex {
         var touched: [Int32] = []
         var tfs = [Int](repeating: 0, count: fc)
 
-        for (qi, id) in q.ids.enumerated() where id >= 0 {
-            let idfq = q.idfs[qi]
-            let lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
-            var r = lo
-            while r < hi {
-                let d = Int(recordDoc[r])
-                var e = r
-                for f in 0..<fc { tfs[f] = 0 }
-                let base = Int(docTextStart[d])
-                while e < hi && Int(recordDoc[e]) == d {
-                    tfs[Int(textField[base + Int(recordText[e])])] += Int(recordTf[e])
-                    e += 1
+        recordDoc.withUnsafeBufferPointer { rd in
+        recordText.withUnsafeBufferPointer { rt in
+        recordTf.withUnsafeBufferPointer { rf in
+        textField.withUnsafeBufferPointer { tfield in
+        docTextStart.withUnsafeBufferPointer { dts in
+        fieldLengths.withUnsafeBufferPointer { flen in
+            for (qi, id) in q.ids.enumerated() where id >= 0 {
+                let idfq = q.idfs[qi]
+                let lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
+                var r = lo
+                while r < hi {
+                    let d = Int(rd[r])
+                    for f in 0..<fc { tfs[f] = 0 }
+                    let base = Int(dts[d])
+                    while r < hi && Int(rd[r]) == d {
+                        tfs[Int(tfield[base + Int(rt[r])])] += Int(rf[r])
+                        r += 1
+                    }
+                    if let allowed, !allowed[d] { continue }
+                    var tfTilde = 0.0
+                    for f in 0..<fc where tfs[f] > 0 {
+                        let len = Double(flen[d * fc + f])
+                        let norm = avg[f] > 0 ? (1 - b) + b * (len / avg[f]) : 1.0
+                        tfTilde += weights[f] * Double(tfs[f]) / norm
+                    }
+                    let s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1)
+                    if !seen[d] { seen[d] = true; touched.append(Int32(d)) }
+                    bm25[d] += s
+                    matched[d] += idfq
                 }
-                r = e
-                if let allowed, !allowed[d] { continue }
-                var tfTilde = 0.0
-                for f in 0..<fc where tfs[f] > 0 {
-                    let len = Double(fieldLengths[d * fc + f])
-                    let norm = avg[f] > 0 ? (1 - b) + b * (len / avg[f]) : 1.0
-                    tfTilde += weights[f] * Double(tfs[f]) / norm
-                }
-                let s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1)
-                if !seen[d] { seen[d] = true; touched.append(Int32(d)) }
-                bm25[d] += s
-                matched[d] += idfq
             }
-        }
+        }}}}}}
         if touched.isEmpty { return [] }
 
         // Adjacency: for each query pair, texts where b follows a.
@@ -137,26 +142,33 @@ extension SearchIndex {
     /// Calls `body(doc, globalText)` for every field text where token `b` directly follows token `a`
     /// (using stored positions).
     private func forEachAdjacent(_ a: Int32, _ b: Int32, _ body: (Int, Int) -> Void) {
-        var ra = Int(postingStart[Int(a)]), rb = Int(postingStart[Int(b)])
-        let ea = Int(postingStart[Int(a) + 1]), eb = Int(postingStart[Int(b) + 1])
-        while ra < ea && rb < eb {
-            let da = recordDoc[ra], db = recordDoc[rb]
-            if da < db || (da == db && recordText[ra] < recordText[rb]) { ra += 1; continue }
-            if db < da || (da == db && recordText[rb] < recordText[ra]) { rb += 1; continue }
-            // Same doc and text: does some position p of a have p + 1 in b?
-            let pa = Int(recordPositionStart[ra]), na = min(Int(recordTf[ra]), parameters.maxPositions)
-            let pb = Int(recordPositionStart[rb]), nb = min(Int(recordTf[rb]), parameters.maxPositions)
-            var i = 0, j = 0, hit = false
-            while i < na && j < nb {
-                let want = positions[pa + i] + 1
-                let have = positions[pb + j]
-                if have == want { hit = true; break }
-                if have < want { j += 1 } else { i += 1 }
+        let cap = parameters.maxPositions
+        recordDoc.withUnsafeBufferPointer { rd in
+        recordText.withUnsafeBufferPointer { rt in
+        recordTf.withUnsafeBufferPointer { rf in
+        recordPositionStart.withUnsafeBufferPointer { rps in
+        positions.withUnsafeBufferPointer { pos in
+            var ra = Int(postingStart[Int(a)]), rb = Int(postingStart[Int(b)])
+            let ea = Int(postingStart[Int(a) + 1]), eb = Int(postingStart[Int(b) + 1])
+            while ra < ea && rb < eb {
+                let da = rd[ra], db = rd[rb]
+                if da < db || (da == db && rt[ra] < rt[rb]) { ra += 1; continue }
+                if db < da || (da == db && rt[rb] < rt[ra]) { rb += 1; continue }
+                // Same doc and text: does some position p of a have p + 1 in b?
+                let pa = Int(rps[ra]), na = min(Int(rf[ra]), cap)
+                let pb = Int(rps[rb]), nb = min(Int(rf[rb]), cap)
+                var i = 0, j = 0, hit = false
+                while i < na && j < nb {
+                    let want = pos[pa + i] + 1
+                    let have = pos[pb + j]
+                    if have == want { hit = true; break }
+                    if have < want { j += 1 } else { i += 1 }
+                }
+                if hit { body(Int(da), Int(docTextStart[Int(da)]) + Int(rt[ra])) }
+                ra += 1
+                rb += 1
             }
-            if hit { body(Int(da), Int(docTextStart[Int(da)]) + Int(recordText[ra])) }
-            ra += 1
-            rb += 1
-        }
+        }}}}}
     }
 
     /// The text of `doc` that matches best: field weight × matched IDF × phrase factor; first wins ties.

@@ -14,7 +14,7 @@ extension SearchIndex {
     /// Magic bytes of the binary format.
     static let magic: [UInt8] = Array("KBSI".utf8)
     /// Version of the binary format; bump whenever the layout or the analyser changes.
-    public static let binaryFormatVersion: UInt32 = 1
+    public static let binaryFormatVersion: UInt32 = 2
 
     /// The index as a versioned, checksummed binary blob. `fingerprint` is stored as is and
     /// checked by `init(serialized:expectedFingerprint:)` (e.g. a hash of the sources).
@@ -44,8 +44,25 @@ extension SearchIndex {
         w.doubles(idf)
         w.double(idfUnknown)
         w.int32s(postingStart)
-        w.int32s(recordDoc); w.int32s(recordText); w.int32s(recordTf); w.int32s(recordPositionStart)
-        w.int32s(positions)
+        // Postings as varints: per record doc delta (within the token), text, tf, then the
+        // record's positions as deltas; position starts follow from the tfs.
+        var postings = VarintWriter()
+        postings.bytes.reserveCapacity(recordDoc.count * 4 + positions.count * 2)
+        for t in 0..<tokens.count {
+            var prevDoc: Int32 = 0
+            for r in Int(postingStart[t])..<Int(postingStart[t + 1]) {
+                postings.write(UInt32(recordDoc[r] - prevDoc)); prevDoc = recordDoc[r]
+                postings.write(UInt32(recordText[r]))
+                postings.write(UInt32(recordTf[r]))
+                var prev: Int32 = 0
+                let p0 = Int(recordPositionStart[r])
+                for k in 0..<min(Int(recordTf[r]), parameters.maxPositions) {
+                    postings.write(UInt32(positions[p0 + k] - prev)); prev = positions[p0 + k]
+                }
+            }
+        }
+        w.int(positions.count)
+        w.bytes(postings.bytes)
 
         var out = Data()
         out.append(contentsOf: SearchIndex.magic)
@@ -69,9 +86,9 @@ extension SearchIndex {
         let length = try h.uint64()
         let sum = try h.uint64()
         guard UInt64(all.count - 24) == length else { throw SearchIndexError.corrupt("length") }
-        let payload = Array(all[24...])
+        let payload = all[24...]
         guard BinaryWriter.checksum(payload) == sum else { throw SearchIndexError.corrupt("checksum") }
-        var r = BinaryReader(payload[...])
+        var r = BinaryReader(payload)
         let fingerprint = try r.string()
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw SearchIndexError.fingerprintMismatch }
         var p = SearchParameters()
@@ -104,12 +121,48 @@ extension SearchIndex {
         idf = try r.doubles()
         idfUnknown = try r.double()
         postingStart = try r.int32s()
-        recordDoc = try r.int32s(); recordText = try r.int32s(); recordTf = try r.int32s()
-        recordPositionStart = try r.int32s()
-        positions = try r.int32s()
+        let positionCount = try r.int()
+        let postings = try r.bytes()
+        try decodePostings(postings, positionCount: positionCount, tokenCount: tokenEnds.count)
         guard r.isAtEnd else { throw SearchIndexError.corrupt("trailing bytes") }
         try validate(tokenBytes: tokenBytes, tokenEnds: tokenEnds)
         tokens = TokenTable(bytes: tokenBytes, ends: tokenEnds)
+    }
+
+    private mutating func decodePostings(_ bytes: [UInt8], positionCount: Int, tokenCount: Int) throws {
+        guard postingStart.count == tokenCount + 1, postingStart.first == 0,
+              let last = postingStart.last, last >= 0, Int(last) <= bytes.count else { throw SearchIndexError.corrupt("postings") }
+        let records = Int(last)
+        guard positionCount >= 0, positionCount <= bytes.count else { throw SearchIndexError.corrupt("positions") }
+        var doc = [Int32](repeating: 0, count: records), text = doc, tf = doc, start = doc
+        var pos = [Int32](repeating: 0, count: positionCount)
+        let cap = parameters.maxPositions
+        let ok: Bool = bytes.withUnsafeBufferPointer { b in
+            var reader = VarintReader(b)
+            var np = 0
+            for t in 0..<tokenCount {
+                let lo = Int(postingStart[t]), hi = Int(postingStart[t + 1])
+                guard lo <= hi, hi <= records else { return false }
+                var prevDoc: UInt32 = 0
+                for r in lo..<hi {
+                    guard let dd = reader.read(), let tx = reader.read(), let f = reader.read() else { return false }
+                    prevDoc &+= dd
+                    guard prevDoc <= UInt32(Int32.max), tx <= UInt32(Int32.max), f >= 1, f <= UInt32(Int32.max) else { return false }
+                    doc[r] = Int32(prevDoc); text[r] = Int32(tx); tf[r] = Int32(f); start[r] = Int32(np)
+                    var p: UInt32 = 0
+                    let m = min(Int(f), cap)
+                    guard np + m <= positionCount else { return false }
+                    for _ in 0..<m {
+                        guard let d = reader.read() else { return false }
+                        p &+= d
+                        pos[np] = Int32(truncatingIfNeeded: p); np += 1
+                    }
+                }
+            }
+            return reader.isAtEnd && np == positionCount
+        }
+        guard ok else { throw SearchIndexError.corrupt("postings") }
+        recordDoc = doc; recordText = text; recordTf = tf; recordPositionStart = start; positions = pos
     }
 
     private func validate(tokenBytes: [UInt8], tokenEnds: [Int32]) throws {
@@ -128,13 +181,10 @@ extension SearchIndex {
         try check(postingStart.first == 0 && Int(postingStart.last!) == records, "postings")
         for t in 0..<v { try check(postingStart[t] <= postingStart[t + 1], "postings") }
         let cap = parameters.maxPositions
+        _ = cap
         for i in 0..<records {
             let d = Int(recordDoc[i])
-            try check(d >= 0 && d < n, "record doc")
-            try check(recordText[i] >= 0 && recordText[i] < docTextStart[d + 1] - docTextStart[d], "record text")
-            try check(recordTf[i] > 0, "record tf")
-            let p = Int(recordPositionStart[i])
-            try check(p >= 0 && p + min(Int(recordTf[i]), cap) <= positions.count, "record positions")
+            try check(d < n && recordText[i] < docTextStart[d + 1] - docTextStart[d], "record")
         }
     }
 
@@ -175,7 +225,7 @@ struct BinaryWriter {
     }
 
     /// FNV-1a-style 64-bit checksum over little-endian 64-bit words (the tail zero-padded), then the length.
-    static func checksum(_ bytes: [UInt8]) -> UInt64 {
+    static func checksum<C: RandomAccessCollection & ContiguousBytes>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         let prime: UInt64 = 0x100_0000_01b3
         bytes.withUnsafeBytes { raw in
@@ -188,6 +238,41 @@ struct BinaryWriter {
             h = (h ^ tail) &* prime
         }
         return (h ^ UInt64(bytes.count)) &* prime
+    }
+}
+
+struct VarintWriter {
+    var bytes: [UInt8] = []
+
+    @inline(__always)
+    mutating func write(_ v: UInt32) {
+        var v = v
+        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        bytes.append(UInt8(v))
+    }
+}
+
+struct VarintReader {
+    let buffer: UnsafeBufferPointer<UInt8>
+    var offset = 0
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+
+    var isAtEnd: Bool { offset == buffer.count }
+
+    @inline(__always)
+    mutating func read() -> UInt32? {
+        var v: UInt32 = 0
+        var shift: UInt32 = 0
+        while offset < buffer.count {
+            let b = buffer[offset]
+            offset += 1
+            if shift == 28 && b > 0x0F { return nil }
+            v |= UInt32(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+        return nil
     }
 }
 
@@ -250,7 +335,9 @@ struct BinaryReader {
         out.withUnsafeMutableBytes { dst in
             b.withUnsafeBytes { src in dst.copyMemory(from: src) }
         }
+        #if !_endian(little)
         for i in 0..<n { out[i] = Int32(littleEndian: out[i]) }
+        #endif
         return out
     }
 

@@ -93,6 +93,9 @@ public struct SearchIndex: Sendable {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             var chunk = ChunkBuilder(cap: cap)
+            var bytes = 0
+            for d in lo..<hi { for texts in sorted[d].fields.values { for t in texts { bytes += t.text.utf8.count } } }
+            chunk.reserve(textBytes: bytes)
             for d in lo..<hi { chunk.add(sorted[d], doc: Int32(d)) }
             box.set(c, chunk)
         }
@@ -132,6 +135,15 @@ public struct SearchIndex: Sendable {
         var globalText: Int32 = 0
 
         init(cap: Int) { self.cap = cap }
+
+        /// Reserves room from a rough estimate (CJK-heavy text: ~1 posting per 7 bytes).
+        mutating func reserve(textBytes: Int) {
+            let records = textBytes / 7 + 16
+            recordToken.reserveCapacity(records); recordDoc.reserveCapacity(records)
+            recordText.reserveCapacity(records); recordTf.reserveCapacity(records)
+            recordPositionStart.reserveCapacity(records)
+            positions.reserveCapacity(textBytes / 3 + 16)
+        }
 
         mutating func add(_ doc: SearchDocument, doc d: Int32) {
             var lengths = [Int32](repeating: 0, count: SearchIndex.fieldCount)
@@ -247,14 +259,12 @@ public struct SearchIndex: Sendable {
         var doc = [Int32](repeating: 0, count: r)
         var text = [Int32](repeating: 0, count: r)
         var tf = [Int32](repeating: 0, count: r)
-        var pos = [Int32](repeating: 0, count: r)
-        positions = []
-        positions.reserveCapacity(chunks.reduce(0) { $0 + $1.positions.count })
+        var source = [Int32](repeating: 0, count: r)
+        var sourceChunk = [UInt16](repeating: 0, count: r)
         fieldLengths = []
         fieldLengths.reserveCapacity(ids.count * SearchIndex.fieldCount)
         for (c, chunk) in chunks.enumerated() {
             let map = maps[c]
-            let offset = Int32(positions.count)
             for i in 0..<chunk.recordToken.count {
                 let t = Int(map[Int(chunk.recordToken[i])])
                 let j = Int(fill[t])
@@ -262,10 +272,26 @@ public struct SearchIndex: Sendable {
                 doc[j] = chunk.recordDoc[i]
                 text[j] = chunk.recordText[i]
                 tf[j] = chunk.recordTf[i]
-                pos[j] = chunk.recordPositionStart[i] + offset
+                source[j] = chunk.recordPositionStart[i]
+                sourceChunk[j] = UInt16(c)
             }
-            positions.append(contentsOf: chunk.positions)
             fieldLengths.append(contentsOf: chunk.fieldLengths)
+        }
+        // Positions in record order, so a record's positions start where the previous one's end.
+        let cap = parameters.maxPositions
+        var pos = [Int32](repeating: 0, count: r)
+        let total = chunks.reduce(0) { $0 + $1.positions.count }
+        let chunkPositions = chunks.map(\.positions)
+        positions = [Int32](unsafeUninitializedCapacity: total) { out, initialized in
+            var o = 0
+            for j in 0..<r {
+                pos[j] = Int32(o)
+                let from = Int(source[j])
+                chunkPositions[Int(sourceChunk[j])].withUnsafeBufferPointer { src in
+                    for k in 0..<min(Int(tf[j]), cap) { out[o] = src[from + k]; o += 1 }
+                }
+            }
+            initialized = o
         }
         postingStart = start
         recordDoc = doc

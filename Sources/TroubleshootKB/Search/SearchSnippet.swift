@@ -1,10 +1,26 @@
 /// Builds snippets with highlight ranges (docs/search.md, "Snippets").
 enum SearchSnippetMaker {
     static func snippet(_ text: String, queryTokens: Set<String>, length: Int) -> SearchSnippet {
-        let tokens = SearchAnalyzer.analyze(text, mode: .document)
+        var table = TokenTable(capacity: queryTokens.count)
+        for q in queryTokens {
+            var b = Array(q.utf8)
+            if b.isEmpty { continue }
+            let h = SearchScalars.fnv1a32(b)
+            b.withUnsafeMutableBufferPointer { _ = table.intern($0.baseAddress!, $0.count, hash: h) }
+        }
+        var tokenizer = SearchTokenizer()
+        tokenizer.tokenize(text, mode: .document)
         var ranges: [Range<Int>] = []
-        for t in tokens where queryTokens.contains(t.text) {
-            ranges.append(t.start..<t.end)
+        let bytes = tokenizer.bytes, ends = tokenizer.ends, hashes = tokenizer.hashes
+        bytes.withUnsafeBufferPointer { b in
+            var start = 0
+            for k in 0..<tokenizer.count {
+                let end = Int(ends[k])
+                if table.find(b.baseAddress! + start, end - start, hash: hashes[k]) >= 0 {
+                    ranges.append(Int(tokenizer.sourceStarts[k])..<Int(tokenizer.sourceEnds[k]))
+                }
+                start = end
+            }
         }
         ranges.sort { $0.lowerBound < $1.lowerBound || ($0.lowerBound == $1.lowerBound && $0.upperBound < $1.upperBound) }
         var merged: [Range<Int>] = []
@@ -61,5 +77,13 @@ extension SearchIndex {
     public static func snippet(_ text: String, query: String, length: Int = 120) -> SearchSnippet {
         let tokens = Set(SearchAnalyzer.tokenize(query, mode: .query))
         return SearchSnippetMaker.snippet(text, queryTokens: tokens, length: length)
+    }
+}
+
+extension SearchIndex {
+    /// The snippet of a result's best text, for callers that searched with `snippetLength: 0`.
+    public func snippet(for result: SearchResult, query: String, length: Int = 120) -> SearchSnippet {
+        let gt = Int(docTextStart[result.docIndex]) + result.textIndex
+        return SearchIndex.snippet(textContent[gt], query: query, length: length)
     }
 }
