@@ -1,0 +1,405 @@
+import Foundation
+
+/// What produced a search token (see docs/search.md, "Tokens").
+public enum SearchTokenKind: String, Sendable, Codable, CaseIterable {
+    /// Two adjacent characters of a Han/Kana or Hangul run.
+    case bigram
+    /// One character of a Han/Kana or Hangul run.
+    case unigram
+    /// A Latin/digit run that is not split into parts.
+    case word
+    /// A whole identifier: a camelCase/snake_case name or a dotted name.
+    case identifier
+    /// A part of an identifier.
+    case part
+}
+
+/// Whether text is analysed for the index or as a query.
+public enum SearchAnalysisMode: Sendable {
+    /// Han/Kana and Hangul runs give unigrams and bigrams.
+    case document
+    /// Han/Kana and Hangul runs of two or more characters give bigrams only.
+    case query
+}
+
+/// A token with its position and the range of original text it came from.
+public struct AnalyzedToken: Hashable, Sendable, Codable {
+    public var text: String
+    public var position: Int
+    public var kind: SearchTokenKind
+    /// Offsets in Unicode scalars of the original (not normalised) text: `start..<end`.
+    public var start: Int
+    public var end: Int
+
+    public init(text: String, position: Int, kind: SearchTokenKind, start: Int, end: Int) {
+        self.text = text
+        self.position = position
+        self.kind = kind
+        self.start = start
+        self.end = end
+    }
+}
+
+/// The search analyser: normalisation and tokenisation shared by indexing and querying.
+public enum SearchAnalyzer {
+    /// Tokens of `text` with positions, kinds and source ranges.
+    public static func analyze(_ text: String, mode: SearchAnalysisMode = .document) -> [AnalyzedToken] {
+        var tokenizer = SearchTokenizer()
+        tokenizer.tokenize(text, mode: mode)
+        return (0..<tokenizer.count).map { i in
+            AnalyzedToken(
+                text: tokenizer.string(at: i),
+                position: Int(tokenizer.positions[i]),
+                kind: SearchTokenizer.kinds[Int(tokenizer.kinds[i])],
+                start: Int(tokenizer.sourceStarts[i]),
+                end: Int(tokenizer.sourceEnds[i]))
+        }
+    }
+
+    /// The token strings of `text`, in order.
+    public static func tokenize(_ text: String, mode: SearchAnalysisMode = .document) -> [String] {
+        analyze(text, mode: mode).map(\.text)
+    }
+
+    /// NFKC (piecewise, as the tokenizer does it) followed by nothing else; for tests and tools.
+    public static func normalize(_ text: String) -> String {
+        var tokenizer = SearchTokenizer()
+        tokenizer.normalize(text)
+        var view = String.UnicodeScalarView()
+        for v in tokenizer.normalized { view.append(Unicode.Scalar(v)!) }
+        return String(view)
+    }
+
+    /// FNV-1a 32-bit hash of the UTF-8 bytes of `token`; shards are `hash % shardCount`.
+    public static func tokenHash(_ token: String) -> UInt32 {
+        SearchScalars.fnv1a32(token.utf8)
+    }
+
+    /// English stop words dropped from words and identifier parts.
+    public static let stopWords: [String] = [
+        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
+        "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
+        "they", "this", "to", "was", "will", "with",
+    ]
+}
+
+/// Reusable tokenizer with scratch buffers (a value type, so accesses are checked statically).
+struct SearchTokenizer {
+    static let kinds: [SearchTokenKind] = [.bigram, .unigram, .word, .identifier, .part]
+    static let kindBigram: UInt8 = 0, kindUnigram: UInt8 = 1, kindWord: UInt8 = 2, kindIdentifier: UInt8 = 3, kindPart: UInt8 = 4
+
+    // Normalised text.
+    private(set) var original: [UInt32] = []
+    private(set) var normalized: [UInt32] = []
+    private var normStart: [Int32] = []
+    private var normEnd: [Int32] = []
+
+    // Output.
+    private(set) var bytes: [UInt8] = []
+    private(set) var ends: [Int32] = []
+    private(set) var hashes: [UInt32] = []
+    private(set) var positions: [Int32] = []
+    private(set) var kinds: [UInt8] = []
+    private(set) var sourceStarts: [Int32] = []
+    private(set) var sourceEnds: [Int32] = []
+    var count: Int { ends.count }
+
+    // Scratch for Latin runs.
+    private var runBytes: [UInt8] = []
+    private var partBytes: [UInt8] = []
+
+    /// Whether packed ASCII bytes (big-endian in a UInt64) are a stop word; generated from `SearchAnalyzer.stopWords`.
+    @inline(__always)
+    static func isStopWord(_ packed: UInt64) -> Bool {
+        switch packed {
+        case 0x61, 0x616E, 0x616E64, 0x617265, 0x6173, 0x6174, 0x6265, 0x627574, 0x6279, 0x666F72, 0x6966, 0x696E, 0x696E746F, 0x6973, 0x6974, 0x6E6F, 0x6E6F74, 0x6F66, 0x6F6E, 0x6F72, 0x73756368, 0x74686174, 0x746865, 0x7468656972, 0x7468656E, 0x7468657265, 0x7468657365, 0x74686579, 0x74686973, 0x746F, 0x776173, 0x77696C6C, 0x77697468:
+            return true
+        default:
+            return false
+        }
+    }
+
+    @inline(__always)
+    static func pack(_ b: ArraySlice<UInt8>) -> UInt64 {
+        var v: UInt64 = 0
+        for x in b { v = (v << 8) | UInt64(x) }
+        return v
+    }
+
+
+    func tokenStart(_ i: Int) -> Int { i == 0 ? 0 : Int(ends[i - 1]) }
+
+    func string(at i: Int) -> String {
+        String(decoding: bytes[tokenStart(i)..<Int(ends[i])], as: UTF8.self)
+    }
+
+    // MARK: Normalisation
+
+    mutating func normalize(_ text: String) {
+        original.removeAll(keepingCapacity: true)
+        var text = text
+        var decoded = original
+        original = []
+        text.withUTF8 { buf in
+            SearchTokenizer.decodeUTF8(buf, into: &decoded)
+        }
+        original = decoded
+        normalized.removeAll(keepingCapacity: true)
+        normStart.removeAll(keepingCapacity: true)
+        normEnd.removeAll(keepingCapacity: true)
+        let n = original.count
+        normalized.reserveCapacity(n)
+        normStart.reserveCapacity(n)
+        normEnd.reserveCapacity(n)
+        let source = original
+        source.withUnsafeBufferPointer { orig in
+            var i = 0
+            while i < n {
+                let c = orig[i]
+                var j = i + 1
+                while j < n, !SearchScalars.startsSegment(orig[j]) { j += 1 }
+                if j == i + 1 {
+                    if SearchScalars.isInert(c) {
+                        append(c, i, j)
+                    } else if let m = SearchScalars.simpleMapping(c) {
+                        append(m, i, j)
+                    } else {
+                        for v in SearchScalars.nfkc(orig[i..<j]) { append(v, i, j) }
+                    }
+                } else {
+                    for v in SearchScalars.nfkc(orig[i..<j]) { append(v, i, j) }
+                }
+                i = j
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func append(_ v: UInt32, _ start: Int, _ end: Int) {
+        normalized.append(v)
+        normStart.append(Int32(start))
+        normEnd.append(Int32(end))
+    }
+
+    private static func decodeUTF8(_ buf: UnsafeBufferPointer<UInt8>, into original: inout [UInt32]) {
+        original.reserveCapacity(buf.count)
+        var i = 0
+        let n = buf.count
+        while i < n {
+            let b0 = UInt32(buf[i])
+            if b0 < 0x80 {
+                original.append(b0); i += 1
+            } else if b0 < 0xE0 {
+                original.append(((b0 & 0x1F) << 6) | (UInt32(buf[i + 1]) & 0x3F)); i += 2
+            } else if b0 < 0xF0 {
+                original.append(((b0 & 0x0F) << 12) | ((UInt32(buf[i + 1]) & 0x3F) << 6) | (UInt32(buf[i + 2]) & 0x3F)); i += 3
+            } else {
+                original.append(((b0 & 0x07) << 18) | ((UInt32(buf[i + 1]) & 0x3F) << 12)
+                    | ((UInt32(buf[i + 2]) & 0x3F) << 6) | (UInt32(buf[i + 3]) & 0x3F)); i += 4
+            }
+        }
+    }
+
+    // MARK: Tokenisation
+
+    mutating func tokenize(_ text: String, mode: SearchAnalysisMode) {
+        normalize(text)
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
+        kinds.removeAll(keepingCapacity: true)
+        sourceStarts.removeAll(keepingCapacity: true)
+        sourceEnds.removeAll(keepingCapacity: true)
+
+        let n = normalized.count
+        var i = 0
+        var pos: Int32 = 0
+        while i < n {
+            let cls = SearchScalars.classify(normalized[i])
+            switch cls {
+            case .han, .kana, .hangul:
+                let hangul = cls == .hangul
+                var j = i + 1
+                while j < n {
+                    let c = SearchScalars.classify(normalized[j])
+                    if hangul ? c != .hangul : (c != .han && c != .kana) { break }
+                    j += 1
+                }
+                emitCJKRun(i, j, pos, mode)
+                pos += Int32(j - i)
+                i = j
+            case .upper, .lower, .digit, .underscore, .letter:
+                var j = i + 1
+                while j < n {
+                    let c = SearchScalars.classify(normalized[j])
+                    if c == .upper || c == .lower || c == .digit || c == .underscore || c == .letter {
+                        j += 1
+                    } else if c == .dot, j + 1 < n, Self.isWordClass(SearchScalars.classify(normalized[j + 1])) {
+                        j += 1
+                    } else {
+                        break
+                    }
+                }
+                pos = emitLatinRun(i, j, pos)
+                i = j
+            case .other, .dot:
+                i += 1
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func isWordClass(_ c: SearchScalarClass) -> Bool {
+        c == .upper || c == .lower || c == .digit || c == .underscore || c == .letter
+    }
+
+    @inline(__always)
+    private mutating func finishToken(start: Int, position: Int32, kind: UInt8, from a: Int, to b: Int) {
+        var h: UInt32 = 2166136261
+        for k in start..<bytes.count { h = (h ^ UInt32(bytes[k])) &* 16777619 }
+        hashes.append(h)
+        ends.append(Int32(bytes.count))
+        positions.append(position)
+        kinds.append(kind)
+        sourceStarts.append(normStart[a])
+        sourceEnds.append(normEnd[b - 1])
+    }
+
+    private mutating func emitCJKRun(_ a: Int, _ b: Int, _ pos: Int32, _ mode: SearchAnalysisMode) {
+        let len = b - a
+        let unigrams = mode == .document || len == 1
+        for k in 0..<len {
+            let c = normalized[a + k]
+            if unigrams {
+                let s = bytes.count
+                SearchScalars.appendUTF8(c, to: &bytes)
+                finishToken(start: s, position: pos + Int32(k), kind: Self.kindUnigram, from: a + k, to: a + k + 1)
+            }
+            if k + 1 < len {
+                let s = bytes.count
+                SearchScalars.appendUTF8(c, to: &bytes)
+                SearchScalars.appendUTF8(normalized[a + k + 1], to: &bytes)
+                finishToken(start: s, position: pos + Int32(k), kind: Self.kindBigram, from: a + k, to: a + k + 2)
+            }
+        }
+    }
+
+    /// Emits the tokens of a Latin run `normalized[a..<b]` starting at `pos`; returns the next position.
+    private mutating func emitLatinRun(_ a: Int, _ b: Int, _ pos: Int32) -> Int32 {
+        // Segments split at dots.
+        var hasDot = false
+        for k in a..<b where normalized[k] == 0x2E { hasDot = true; break }
+        if hasDot {
+            let s = bytes.count
+            for k in a..<b { SearchScalars.appendLowercasedUTF8(normalized[k], to: &bytes) }
+            finishToken(start: s, position: pos, kind: Self.kindIdentifier, from: a, to: b)
+        }
+        var cur = pos
+        var segStart = a
+        var k = a
+        while k <= b {
+            if k == b || normalized[k] == 0x2E {
+                if k > segStart { cur = emitSegment(segStart, k, cur, dotted: hasDot) }
+                segStart = k + 1
+            }
+            k += 1
+        }
+        return cur
+    }
+
+    /// Part boundaries of a segment: returns (start, end) pairs in `normalized` indexes.
+    private var partRanges: [(Int, Int)] = []
+
+    private mutating func splitParts(_ a: Int, _ b: Int) {
+        partRanges.removeAll(keepingCapacity: true)
+        var start = -1
+        var k = a
+        while k < b {
+            let c = SearchScalars.classify(normalized[k])
+            if c == .underscore {
+                if start >= 0 { partRanges.append((start, k)); start = -1 }
+                k += 1
+                continue
+            }
+            if start < 0 { start = k; k += 1; continue }
+            let p = SearchScalars.classify(normalized[k - 1])
+            var boundary = false
+            let pLetter = p == .lower || p == .letter || p == .upper
+            let cLetter = c == .lower || c == .letter || c == .upper
+            if p == .lower && c == .upper {
+                boundary = true
+            } else if (pLetter && c == .digit) || (p == .digit && cLetter) {
+                boundary = true
+            } else if p == .upper && c == .upper && k + 1 < b {
+                if SearchScalars.classify(normalized[k + 1]) == .lower {
+                    // "URLSession" splits before "S"; "URLs" (a lone plural s) does not.
+                    let loneS = normalized[k + 1] == 0x73 && (k + 2 >= b || SearchScalars.classify(normalized[k + 2]) != .lower)
+                    boundary = !loneS
+                }
+            }
+            if boundary {
+                partRanges.append((start, k))
+                start = k
+            }
+            k += 1
+        }
+        if start >= 0 { partRanges.append((start, b)) }
+    }
+
+    private mutating func emitSegment(_ a: Int, _ b: Int, _ pos: Int32, dotted: Bool) -> Int32 {
+        splitParts(a, b)
+        let parts = partRanges
+        if parts.count >= 2 {
+            let s = bytes.count
+            for k in a..<b { SearchScalars.appendLowercasedUTF8(normalized[k], to: &bytes) }
+            finishToken(start: s, position: pos, kind: Self.kindIdentifier, from: a, to: b)
+            for (i, r) in parts.enumerated() {
+                emitWordLike(r.0, r.1, pos + Int32(i), kind: Self.kindPart)
+            }
+        } else if parts.count == 1 {
+            emitWordLike(parts[0].0, parts[0].1, pos, kind: dotted ? Self.kindPart : Self.kindWord)
+        }
+        return pos + Int32(parts.count)
+    }
+
+    private mutating func emitWordLike(_ a: Int, _ b: Int, _ pos: Int32, kind: UInt8) {
+        let s = bytes.count
+        var asciiLetters = true
+        for k in a..<b {
+            let v = normalized[k]
+            SearchScalars.appendLowercasedUTF8(v, to: &bytes)
+            if !((v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)) { asciiLetters = false }
+        }
+        let len = bytes.count - s
+        if asciiLetters {
+            if len <= 8, Self.isStopWord(Self.pack(bytes[s...])) {
+                bytes.removeSubrange(s...)
+                return
+            }
+            stem(from: s)
+        }
+        finishToken(start: s, position: pos, kind: kind, from: a, to: b)
+    }
+
+    /// Light plural stemming of `bytes[s...]` (lower-case ASCII letters of length ≥ 4), see docs/search.md.
+    private mutating func stem(from s: Int) {
+        let len = bytes.count - s
+        guard len >= 4, bytes[bytes.count - 1] == 0x73 else { return }
+        func at(_ k: Int) -> UInt8 { bytes[bytes.count - k] }  // at(1) is the last byte
+        let a: UInt8 = 0x61, c: UInt8 = 0x63, e: UInt8 = 0x65, h: UInt8 = 0x68, i: UInt8 = 0x69, o: UInt8 = 0x6F
+        let sC: UInt8 = 0x73, u: UInt8 = 0x75, x: UInt8 = 0x78, y: UInt8 = 0x79
+        if at(2) == e && at(3) == i {  // -ies → -y, unless -eies/-aies
+            if at(4) != e && at(4) != a { bytes.removeLast(3); bytes.append(y) }
+            return
+        }
+        if at(2) == e {
+            // -sses, -shes, -ches (not -aches), -xes → drop "es"; other -es → drop "s", unless -aes/-ees/-oes.
+            let dropES = (at(3) == sC && at(4) == sC) || (at(3) == h && at(4) == sC)
+                || (at(3) == h && at(4) == c && (len < 5 || at(5) != a)) || at(3) == x
+            if dropES { bytes.removeLast(2) } else if at(3) != a && at(3) != e && at(3) != o { bytes.removeLast() }
+            return
+        }
+        if at(2) != u && at(2) != sC && at(2) != o && at(2) != i { bytes.removeLast() }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import TroubleshootKB
+
+@Suite struct SearchRankingTests {
+    static let index = SearchIndex.build(documents: SearchTestCorpus.documents)
+
+    func ids(_ query: String, filters: SearchFilters = .none, limit: Int = 10) -> [String] {
+        Self.index.search(query: query, filters: filters, limit: limit).map(\.id)
+    }
+
+    @Test(arguments: [
+        ("toolbarColorScheme 不生效", "zh-toolbar-color-scheme"),
+        ("UINavigationBarAppearance 배경색", "ko-navigation-bar-appearance"),
+        ("UINavigationBar.appearance 色が変わらない", "ja-navigation-bar-color"),
+        ("URLSession timeout cellular", "en-urlsession-timeout"),
+        ("scrollEdgeAppearance 투명", "ko-navigation-bar-appearance"),
+        ("ＵＲＬＳｅｓｓｉｏｎ", "en-urlsession-timeout"),
+        ("toolbar color scheme", "zh-toolbar-color-scheme"),
+        ("Core Data migrations crashing", "en-core-data-migration"),
+        ("키보드 스크롤", "ko-keyboard-dismiss"),
+        ("キーボード 隠れる", "ja-keyboard-avoidance"),
+    ])
+    func queryFindsTheRightDocumentFirst(query: String, expected: String) {
+        #expect(ids(query).first == expected)
+    }
+
+    @Test func oneCommonCharacterDoesNotHijack() {
+        let results = ids("的 LocalizedStringKey")
+        #expect(results.first == "zh-localized-string")
+        // The document full of 的 matches only the cheap token, so it ranks below.
+        if let noise = results.firstIndex(of: "zh-common-chars") {
+            #expect(noise > results.firstIndex(of: "zh-localized-string")!)
+        }
+    }
+
+    @Test func partialMatchesStillRank() {
+        let results = ids("toolbarColorScheme 完全不存在的词")
+        #expect(results.first == "zh-toolbar-color-scheme")
+        #expect(ids("qwertyuiop zzz").isEmpty)
+    }
+
+    @Test func adjacentBigramsBeatScatteredCharacters() {
+        let results = ids("导航栏颜色")
+        #expect(results.first == "zh-toolbar-color-scheme")
+        #expect(results.contains("zh-scattered-words"))
+        #expect(results.firstIndex(of: "zh-scattered-words")! > 0)
+    }
+
+    @Test func bestFieldTextCarriesAnchorAndLabel() throws {
+        let hit = try #require(Self.index.search(query: "barTintColor 실패").first)
+        #expect(hit.id == "ko-navigation-bar-appearance")
+        #expect(hit.field == .attempts)
+        #expect(hit.anchor == "attempt-1")
+        #expect(hit.label == "시도 1 — 결과")
+        let snippet = try #require(hit.snippet)
+        let highlighted = snippet.highlightRanges.map { String(snippet.text[$0]) }
+        #expect(highlighted.contains("barTintColor"))
+        #expect(highlighted.contains("실패"))
+    }
+
+    @Test func filters() {
+        let ko = Self.index.search(query: "키보드", filters: SearchFilters(langs: ["ko"]))
+        #expect(!ko.isEmpty && ko.allSatisfy { $0.id.hasPrefix("ko-") })
+        #expect(ids("颜色", filters: SearchFilters(langs: ["zh"])).allSatisfy { $0.hasPrefix("zh-") })
+        #expect(ids("navigation", filters: SearchFilters(tags: ["uikit"])).allSatisfy { $0 != "zh-toolbar-color-scheme" })
+        #expect(ids("导航", filters: SearchFilters(statuses: ["open"])) == ["zh-scattered-words"])
+    }
+
+    @Test func tiesBreakByID() {
+        let text = [SearchField.title: [FieldText("same words here")]]
+        let index = SearchIndex.build(documents: [
+            SearchDocument(id: "b", lang: "en", title: "x", fields: text),
+            SearchDocument(id: "a", lang: "en", title: "x", fields: text),
+            SearchDocument(id: "c", lang: "en", title: "x", fields: text),
+        ])
+        let results = index.search(query: "words")
+        #expect(results.map(\.id) == ["a", "b", "c"])
+        #expect(results[0].score == results[1].score)
+    }
+
+    @Test func chunkingDoesNotChangeTheIndex() {
+        var docs: [SearchDocument] = []
+        for i in 0..<60 {
+            for var d in SearchTestCorpus.documents {
+                d.id = "\(d.id)-\(i)"
+                docs.append(d)
+            }
+        }
+        let one = SearchIndex.build(documents: docs, parameters: .default, chunkCount: 1)
+        let many = SearchIndex.build(documents: docs, parameters: .default, chunkCount: 7)
+        #expect(one.serialized() == many.serialized())
+    }
+
+    @Test func binaryRoundTripAndCorruption() throws {
+        let data = Self.index.serialized(fingerprint: "abc")
+        let loaded = try SearchIndex(serialized: data, expectedFingerprint: "abc")
+        for q in SearchTestCorpus.fixtureQueries {
+            #expect(loaded.search(query: q.query, filters: q.filters) == Self.index.search(query: q.query, filters: q.filters))
+        }
+        #expect(throws: SearchIndexError.fingerprintMismatch) { try SearchIndex(serialized: data, expectedFingerprint: "other") }
+        var corrupt = data
+        corrupt[corrupt.count / 2] ^= 0x40
+        #expect(throws: SearchIndexError.corrupt("checksum")) { try SearchIndex(serialized: corrupt) }
+        #expect(throws: SearchIndexError.corrupt("length")) { try SearchIndex(serialized: data.dropLast(3)) }
+        var old = data
+        old[4] = 0  // format version 0
+        #expect(throws: SearchIndexError.unsupportedVersion(0)) { try SearchIndex(serialized: old) }
+        #expect(throws: SearchIndexError.notAnIndex) { try SearchIndex(serialized: Data("hello".utf8)) }
+        #expect(throws: SearchIndexError.notAnIndex) { try SearchIndex(serialized: Data()) }
+    }
+
+    @Test func emptyIndexAndEmptyQuery() {
+        let empty = SearchIndex.build(documents: [])
+        #expect(empty.search(query: "anything").isEmpty)
+        #expect(Self.index.search(query: "").isEmpty)
+        #expect(Self.index.search(query: "the of and").isEmpty)
+    }
+}
+
+/// The web fixture: an export of the test corpus and the results Swift gives for
+/// `SearchTestCorpus.fixtureQueries`. The node test (Tests/js/search.test.mjs) runs the same
+/// queries with site/assets/search-core.js and must get the same results. This test fails when
+/// the committed fixture is stale; re-record with `KB_RECORD_SEARCH=1 swift test --filter Search`.
+@Suite struct SearchWebFixtureTests {
+    static let directory = SearchVectors.directory.appendingPathComponent("Fixtures")
+    static let shardCount = 4
+
+    static func expectedResults(_ index: SearchIndex) -> Data {
+        var w = JSONWriter()
+        w.raw("{\"queries\": [\n")
+        for (i, q) in SearchTestCorpus.fixtureQueries.enumerated() {
+            w.raw("{\"query\": "); w.string(q.query)
+            w.raw(", \"filters\": {\"langs\": [\(q.filters.langs.map { "\"\($0)\"" }.joined(separator: ","))]")
+            w.raw(", \"tags\": [\(q.filters.tags.map { "\"\($0)\"" }.joined(separator: ","))]")
+            w.raw(", \"statuses\": [\(q.filters.statuses.map { "\"\($0)\"" }.joined(separator: ","))]}")
+            w.raw(", \"limit\": 10, \"results\": [")
+            for (j, r) in index.search(query: q.query, filters: q.filters, limit: 10).enumerated() {
+                w.raw(j == 0 ? "\n  " : ",\n  ")
+                w.raw("{\"id\": "); w.string(r.id); w.raw(", \"score\": "); w.double(r.score)
+                w.raw(", \"field\": "); w.string(r.field.name); w.raw(", \"textIndex\": "); w.int(r.textIndex)
+                w.raw(", \"anchor\": "); if let a = r.anchor { w.string(a) } else { w.raw("null") }
+                w.raw(", \"label\": "); if let l = r.label { w.string(l) } else { w.raw("null") }
+                w.raw("}")
+            }
+            w.raw("]}")
+            w.raw(i + 1 < SearchTestCorpus.fixtureQueries.count ? ",\n" : "\n")
+        }
+        w.raw("]}\n")
+        return Data(w.bytes)
+    }
+
+    static func files() -> [(String, Data)] {
+        let index = SearchIndex.build(documents: SearchTestCorpus.documents)
+        let export = index.webExport(shardCount: shardCount)
+        var files = [("web/search-meta.json", export.meta)]
+        for (i, s) in export.shards.enumerated() { files.append(("web/search-shard-\(i).json", s)) }
+        files.append(("expected-results.json", expectedResults(index)))
+        return files
+    }
+
+    @Test func fixtureIsUpToDate() throws {
+        for (name, data) in Self.files() {
+            let url = Self.directory.appendingPathComponent(name)
+            if SearchVectors.recording {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: url)
+            } else {
+                let committed = try? Data(contentsOf: url)
+                #expect(committed == data, "\(name) is stale; re-record with KB_RECORD_SEARCH=1")
+            }
+        }
+    }
+
+    @Test func shardsHoldTheirTokens() throws {
+        let export = SearchIndex.build(documents: SearchTestCorpus.documents).webExport(shardCount: 8)
+        for (i, shard) in export.shards.enumerated() {
+            let json = try #require(try JSONSerialization.jsonObject(with: shard) as? [String: Any])
+            let tokens = try #require(json["t"] as? [String: Any])
+            for token in tokens.keys { #expect(SearchIndex.shard(ofToken: token, shardCount: 8) == i) }
+        }
+        let meta = try #require(try JSONSerialization.jsonObject(with: export.meta) as? [String: Any])
+        #expect(meta["n"] as? Int == SearchTestCorpus.documents.count)
+    }
+}

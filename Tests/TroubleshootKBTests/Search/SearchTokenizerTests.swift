@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import TroubleshootKB
+
+/// Golden token vectors shared with the node test (Tests/js/search.test.mjs).
+/// Re-record with `KB_RECORD_SEARCH=1 swift test --filter Search`, then review the diff.
+enum SearchVectors {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let url = directory.appendingPathComponent("token-vectors.json")
+    static var recording: Bool { ProcessInfo.processInfo.environment["KB_RECORD_SEARCH"] == "1" }
+
+    struct File: Codable {
+        var version: Int
+        var cases: [Case]
+        var snippets: [Snippet]
+    }
+
+    struct Case: Codable {
+        var name: String
+        var mode: String
+        var text: String
+        var tokens: [Token]
+    }
+
+    /// `[text, position, kind, start, end]`.
+    struct Token: Codable, Equatable, CustomStringConvertible {
+        var text: String
+        var position: Int
+        var kind: String
+        var start: Int
+        var end: Int
+
+        init(_ t: AnalyzedToken) {
+            text = t.text; position = t.position; kind = t.kind.rawValue; start = t.start; end = t.end
+        }
+
+        init(from decoder: Decoder) throws {
+            var c = try decoder.unkeyedContainer()
+            text = try c.decode(String.self); position = try c.decode(Int.self); kind = try c.decode(String.self)
+            start = try c.decode(Int.self); end = try c.decode(Int.self)
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.unkeyedContainer()
+            try c.encode(text); try c.encode(position); try c.encode(kind); try c.encode(start); try c.encode(end)
+        }
+
+        var description: String { "[\(text) \(position) \(kind) \(start)..<\(end)]" }
+    }
+
+    struct Snippet: Codable {
+        var name: String
+        var text: String
+        var query: String
+        var length: Int
+        var expected: Expected?
+    }
+
+    struct Expected: Codable, Equatable {
+        var text: String
+        var highlights: [[Int]]
+        var truncatedStart: Bool
+        var truncatedEnd: Bool
+    }
+
+    static func load() -> File {
+        let data = try! Data(contentsOf: url)
+        return try! JSONDecoder().decode(File.self, from: data)
+    }
+
+    static func analyze(_ c: Case) -> [Token] {
+        SearchAnalyzer.analyze(c.text, mode: c.mode == "query" ? .query : .document).map(Token.init)
+    }
+
+    static func snippet(_ s: Snippet) -> Expected {
+        let r = SearchIndex.snippet(s.text, query: s.query, length: s.length)
+        return Expected(text: r.text, highlights: r.highlights.map { [$0.lowerBound, $0.upperBound] },
+                        truncatedStart: r.truncatedStart, truncatedEnd: r.truncatedEnd)
+    }
+
+    /// Writes the file with one token per line, so diffs are reviewable.
+    static func write(_ file: File) throws {
+        var w = JSONWriter()
+        w.raw("{\n\"version\": \(file.version),\n\"cases\": [\n")
+        for (i, c) in file.cases.enumerated() {
+            w.raw("{\"name\": "); w.string(c.name); w.raw(", \"mode\": "); w.string(c.mode)
+            w.raw(", \"text\": "); w.string(c.text); w.raw(",\n \"tokens\": [")
+            for (j, t) in c.tokens.enumerated() {
+                w.raw(j == 0 ? "\n  [" : ",\n  [")
+                w.string(t.text); w.raw(", \(t.position), "); w.string(t.kind); w.raw(", \(t.start), \(t.end)]")
+            }
+            w.raw(c.tokens.isEmpty ? "]}" : "\n ]}")
+            w.raw(i + 1 < file.cases.count ? ",\n" : "\n")
+        }
+        w.raw("],\n\"snippets\": [\n")
+        for (i, s) in file.snippets.enumerated() {
+            w.raw("{\"name\": "); w.string(s.name); w.raw(", \"query\": "); w.string(s.query)
+            w.raw(", \"length\": \(s.length),\n \"text\": "); w.string(s.text)
+            w.raw(",\n \"expected\": ")
+            if let e = s.expected {
+                w.raw("{\"text\": "); w.string(e.text); w.raw(", \"highlights\": [")
+                w.raw(e.highlights.map { "[\($0[0]), \($0[1])]" }.joined(separator: ", "))
+                w.raw("], \"truncatedStart\": \(e.truncatedStart), \"truncatedEnd\": \(e.truncatedEnd)}")
+            } else {
+                w.raw("null")
+            }
+            w.raw(i + 1 < file.snippets.count ? "},\n" : "}\n")
+        }
+        w.raw("]\n}\n")
+        try Data(w.bytes).write(to: url)
+    }
+}
+
+@Suite(.serialized) struct SearchTokenizerTests {
+    static let caseNames = SearchVectors.load().cases.map(\.name)
+    static let snippetNames = SearchVectors.load().snippets.map(\.name)
+
+    @Test func recordVectorsIfRequested() throws {
+        guard SearchVectors.recording else { return }
+        var file = SearchVectors.load()
+        for i in file.cases.indices { file.cases[i].tokens = SearchVectors.analyze(file.cases[i]) }
+        for i in file.snippets.indices { file.snippets[i].expected = SearchVectors.snippet(file.snippets[i]) }
+        try SearchVectors.write(file)
+    }
+
+    @Test(arguments: caseNames)
+    func goldenTokens(name: String) {
+        guard !SearchVectors.recording else { return }
+        let c = SearchVectors.load().cases.first { $0.name == name }!
+        #expect(SearchVectors.analyze(c) == c.tokens, "\(name): \(c.text)")
+    }
+
+    @Test(arguments: snippetNames)
+    func goldenSnippets(name: String) {
+        guard !SearchVectors.recording else { return }
+        let s = SearchVectors.load().snippets.first { $0.name == name }!
+        #expect(SearchVectors.snippet(s) == s.expected)
+    }
+
+    @Test func identifierParts() {
+        #expect(SearchAnalyzer.tokenize("UINavigationBarAppearance") == ["uinavigationbarappearance", "ui", "navigation", "bar", "appearance"])
+        #expect(SearchAnalyzer.tokenize("toolbarColorScheme") == ["toolbarcolorscheme", "toolbar", "color", "scheme"])
+        #expect(SearchAnalyzer.tokenize("UINavigationBar.appearance") == ["uinavigationbar.appearance", "uinavigationbar", "ui", "navigation", "bar", "appearance"])
+    }
+
+    @Test func normalisationFoldsWidthAndComposes() {
+        #expect(SearchAnalyzer.normalize("ＵＩＫｉｔ　ｶﾞ") == "UIKit ガ")
+        #expect(SearchAnalyzer.normalize("cafe\u{301}") == "café")
+        // Piecewise NFKC agrees with whole-string NFKC.
+        let samples = ["ﾃﾞｰﾀ①㍿ ﬁ", "한\u{11AB}글 ㅋ", "e\u{301}\u{323}x", "ＡＢＣ\u{301}", "\u{301}abc"]
+        for s in samples {
+            #expect(SearchAnalyzer.normalize(s) == s.decomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping)
+        }
+    }
+
+    @Test func cjkRunsGiveBigramsAndUnigrams() {
+        #expect(SearchAnalyzer.tokenize("色が") == ["色", "色が", "が"])
+        #expect(SearchAnalyzer.tokenize("색상", mode: .query) == ["색상"])
+        #expect(SearchAnalyzer.tokenize("的", mode: .query) == ["的"])
+    }
+
+    @Test func tokenHashIsFNV1a() {
+        #expect(SearchAnalyzer.tokenHash("") == 2166136261)
+        #expect(SearchAnalyzer.tokenHash("a") == 0xE40C292C)
+        #expect(SearchAnalyzer.tokenHash("foobar") == 0xBF9CF968)
+    }
+}

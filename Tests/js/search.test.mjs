@@ -1,0 +1,67 @@
+// Ranking parity: the web fixture (Tests/TroubleshootKBTests/Search/Fixtures) is the test corpus
+// exported by Swift (SearchIndex.webExport) together with the results Swift's SearchIndex.search
+// gives for a list of queries. The Swift test SearchWebFixtureTests fails if the fixture is stale;
+// this test checks that search-core.js returns the same results and scores.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const KBSearch = require('../../site/assets/search-core.js');
+const fixtures = new URL('../TroubleshootKBTests/Search/Fixtures/', import.meta.url);
+const read = (name) => JSON.parse(readFileSync(new URL(name, fixtures), 'utf8'));
+const meta = read('web/search-meta.json');
+const expected = read('expected-results.json');
+
+function loadedIndex() {
+  const index = KBSearch.createIndex(meta);
+  for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+  return index;
+}
+
+function summary(results) {
+  return results.map((r) => ({ id: r.id, field: r.field, textIndex: r.textIndex, anchor: r.anchor, label: r.label }));
+}
+
+for (const q of expected.queries) {
+  test(`same results as Swift: ${q.query} ${JSON.stringify(q.filters)}`, () => {
+    const index = loadedIndex();
+    const actual = index.search(q.query, { limit: q.limit, filters: q.filters });
+    assert.deepEqual(summary(actual), summary(q.results));
+    for (let i = 0; i < actual.length; i++) {
+      const want = q.results[i].score;
+      assert.ok(Math.abs(actual[i].score - want) <= 1e-9 * Math.max(1, Math.abs(want)),
+        `${actual[i].id}: ${actual[i].score} vs ${want}`);
+    }
+  });
+}
+
+test('scores are bit-identical to Swift', () => {
+  const index = loadedIndex();
+  for (const q of expected.queries) {
+    const actual = index.search(q.query, { limit: q.limit, filters: q.filters });
+    assert.deepEqual(actual.map((r) => r.score), q.results.map((r) => r.score), q.query);
+  }
+});
+
+test('a query loads only the shards of its tokens', async () => {
+  const fetched = [];
+  const fakeFetch = async (url) => {
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    if (name.startsWith('search-shard-')) fetched.push(name);
+    return { json: async () => read('web/' + name) };
+  };
+  const kb = await KBSearch.load('https://example.invalid/search', fakeFetch);
+  const q = expected.queries[0];
+  const results = await kb.search(q.query, { limit: q.limit });
+  assert.deepEqual(results.map((r) => r.id), q.results.map((r) => r.id));
+  const needed = new Set(KBSearch.tokenize(q.query, 'query').map((t) => KBSearch.shardOf(t, meta.shardCount)));
+  assert.deepEqual(new Set(fetched), new Set([...needed].map((s) => `search-shard-${s}.json`)));
+  assert.deepEqual(kb.index.missingShards(q.query), []);
+});
+
+test('missing shard is reported, not silently ignored', () => {
+  const index = KBSearch.createIndex(meta);
+  assert.throws(() => index.search('toolbarColorScheme'), /not loaded/);
+});

@@ -1,0 +1,656 @@
+/*
+ * KBSearch — the TroubleshootKB search core in plain JavaScript.
+ *
+ * A line-for-line twin of Sources/TroubleshootKB/Search (Swift); docs/search.md is the spec.
+ * Runs as a classic <script> (defines the global `KBSearch`) and under node (module.exports).
+ * No dependencies.
+ */
+(function (root) {
+  'use strict';
+
+  // ---------------------------------------------------------------------------------------------
+  // Script classes and normalisation tables
+
+  var OTHER = 0, HAN = 1, KANA = 2, HANGUL = 3, UPPER = 4, LOWER = 5, DIGIT = 6, UNDERSCORE = 7,
+    LETTER = 8, DOT = 9;
+
+  function inRanges(v, ranges) {
+    for (var i = 0; i < ranges.length; i += 2) {
+      if (v >= ranges[i] && v <= ranges[i + 1]) return true;
+    }
+    return false;
+  }
+
+  var HAN_RANGES = [0x3005, 0x3005, 0x3007, 0x3007, 0x3021, 0x3029, 0x3038, 0x303B, 0x3400, 0x4DBF,
+    0x4E00, 0x9FFF, 0xF900, 0xFAFF, 0x20000, 0x323AF];
+  var KANA_RANGES = [0x3041, 0x3096, 0x3099, 0x309F, 0x30A1, 0x30FA, 0x30FC, 0x30FF, 0x31F0, 0x31FF,
+    0xFF66, 0xFF9F, 0x1B000, 0x1B16F];
+  var HANGUL_RANGES = [0x1100, 0x11FF, 0x3131, 0x318E, 0xA960, 0xA97F, 0xAC00, 0xD7A3, 0xD7B0, 0xD7FF,
+    0xFFA0, 0xFFDC];
+  var LETTER_RANGES = [0x00C0, 0x00D6, 0x00D8, 0x00F6, 0x00F8, 0x02AF, 0x0300, 0x036F, 0x0370, 0x03FF,
+    0x0400, 0x052F, 0x1E00, 0x1EFF];
+  // Scalars NFKC leaves alone and that never combine with the scalar before them.
+  var INERT_RANGES = [0x3001, 0x3029, 0x3030, 0x3035, 0x3037, 0x3037, 0x303B, 0x303F, 0x3041, 0x3096,
+    0x309D, 0x309E, 0x30A0, 0x30FE, 0x3400, 0x4DBF, 0x4E00, 0x9FFF, 0xAC00, 0xD7A3,
+    0x00A1, 0x00A7, 0x00A9, 0x00A9, 0x00AB, 0x00AE, 0x00B0, 0x00B1, 0x00B6, 0x00B7, 0x00BB, 0x00BB,
+    0x00BF, 0x0131, 0x0134, 0x013E, 0x0141, 0x0148, 0x014A, 0x017E, 0x0180, 0x01C3,
+    0x01CD, 0x01F0, 0x01F4, 0x02AF, 0x02B9, 0x02D7, 0x02DE, 0x02DF, 0x02E5, 0x02FF,
+    0x034F, 0x034F, 0x0370, 0x0373, 0x0375, 0x0377, 0x037B, 0x037D, 0x037F, 0x037F, 0x0386, 0x0386,
+    0x0388, 0x038A, 0x038C, 0x038C, 0x038E, 0x03A1, 0x03A3, 0x03CF, 0x03D7, 0x03EF, 0x03F3, 0x03F3,
+    0x03F6, 0x03F8, 0x03FA, 0x0482, 0x0488, 0x052F, 0x1100, 0x1160, 0x1176, 0x11A7,
+    0x11C3, 0x11FF, 0x1E00, 0x1E99, 0x1E9C, 0x1EFF, 0x200B, 0x2010, 0x2012, 0x2016,
+    0x2018, 0x2023, 0x2027, 0x202E, 0x2030, 0x2032, 0x2035, 0x2035, 0x2038, 0x203B, 0x203D, 0x203D,
+    0x203F, 0x2046, 0x204A, 0x2056, 0x2058, 0x205E, 0x2060, 0x2064, 0x2066, 0x206F];
+
+  // Scalars before which text can be cut for piecewise NFKC besides the inert ones: ccc 0, not
+  // the second half of a composition, NFKD starting with an inert starter.
+  var SEGMENT_START_RANGES = [0x00A0, 0x00A0, 0x00A8, 0x00A8, 0x00AA, 0x00AA, 0x00AF, 0x00AF, 0x00B2, 0x00B5, 0x00B8, 0x00BA, 0x00BC, 0x00BE, 0x0132, 0x0133, 0x013F, 0x0140, 0x0149, 0x0149, 0x017F, 0x017F, 0x01C4, 0x01CC, 0x01F1, 0x01F3, 0x2000, 0x200A, 0x2011, 0x2011, 0x2017, 0x2017, 0x2024, 0x2026, 0x202F, 0x202F, 0x2033, 0x2034, 0x2036, 0x2037, 0x203C, 0x203C, 0x203E, 0x203E, 0x2047, 0x2049, 0x2057, 0x2057, 0x205F, 0x205F, 0x2150, 0x217F, 0x2189, 0x2189, 0x2460, 0x24EA, 0x3000, 0x3000, 0x3036, 0x3036, 0x3038, 0x303A, 0x309B, 0x309C, 0x309F, 0x309F, 0x30FF, 0x30FF, 0x3131, 0x3132, 0x3134, 0x3134, 0x3137, 0x3139, 0x3140, 0x314E, 0x3164, 0x318E, 0x3200, 0x321E, 0x3220, 0x3247, 0x3250, 0x327E, 0x3280, 0x33FF, 0xF900, 0xFA0D, 0xFA10, 0xFA10, 0xFA12, 0xFA12, 0xFA15, 0xFA1E, 0xFA20, 0xFA20, 0xFA22, 0xFA22, 0xFA25, 0xFA26, 0xFA2A, 0xFA6D, 0xFA70, 0xFAD9, 0xFB00, 0xFB06, 0xFF01, 0xFF9D, 0xFFA0, 0xFFA2, 0xFFA4, 0xFFA4, 0xFFA7, 0xFFA9, 0xFFB0, 0xFFBE, 0xFFE0, 0xFFE6, 0xFFE8, 0xFFEE];
+
+  function classify(v) {
+    if (v < 0x80) {
+      if (v >= 0x61) return v <= 0x7A ? LOWER : OTHER;
+      if (v >= 0x41) return v <= 0x5A ? UPPER : (v === 0x5F ? UNDERSCORE : OTHER);
+      if (v >= 0x30) return v <= 0x39 ? DIGIT : OTHER;
+      return v === 0x2E ? DOT : OTHER;
+    }
+    if (inRanges(v, HAN_RANGES)) return HAN;
+    if (inRanges(v, KANA_RANGES)) return KANA;
+    if (inRanges(v, HANGUL_RANGES)) return HANGUL;
+    if (inRanges(v, LETTER_RANGES)) return LETTER;
+    return OTHER;
+  }
+
+  function isWordClass(c) {
+    return c === UPPER || c === LOWER || c === DIGIT || c === UNDERSCORE || c === LETTER;
+  }
+
+  function isInert(v) {
+    return v < 0xA0 || inRanges(v, INERT_RANGES);
+  }
+
+  function startsSegment(v) {
+    return isInert(v) || inRanges(v, SEGMENT_START_RANGES);
+  }
+
+  function simpleMapping(v) {
+    if (v >= 0xFF01 && v <= 0xFF5E) return v - 0xFEE0;
+    if (v === 0x3000 || v === 0x00A0) return 0x20;
+    return -1;
+  }
+
+  function codePoints(text) {
+    var out = [];
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (c >= 0xD800 && c <= 0xDBFF && i + 1 < text.length) {
+        var d = text.charCodeAt(i + 1);
+        if (d >= 0xDC00 && d <= 0xDFFF) {
+          out.push(((c - 0xD800) << 10) + (d - 0xDC00) + 0x10000);
+          i++;
+          continue;
+        }
+      }
+      out.push(c);
+    }
+    return out;
+  }
+
+  /** Piecewise NFKC: returns {cps, start, end}; start/end are code point offsets in the original. */
+  function normalizeWithOrigins(text) {
+    var orig = codePoints(text);
+    var n = orig.length;
+    var cps = [], start = [], end = [];
+    var i = 0;
+    while (i < n) {
+      var c = orig[i];
+      var j = i + 1;
+      while (j < n && !startsSegment(orig[j])) j++;
+      if (j === i + 1 && isInert(c)) {
+        cps.push(c); start.push(i); end.push(j);
+      } else if (j === i + 1 && simpleMapping(c) >= 0) {
+        cps.push(simpleMapping(c)); start.push(i); end.push(j);
+      } else {
+        var seg = String.fromCodePoint.apply(null, orig.slice(i, j)).normalize('NFKC');
+        var segCps = codePoints(seg);
+        for (var k = 0; k < segCps.length; k++) { cps.push(segCps[k]); start.push(i); end.push(j); }
+      }
+      i = j;
+    }
+    return { cps: cps, start: start, end: end };
+  }
+
+  function lowerString(v) {
+    if (v < 0x80) return String.fromCharCode(v >= 0x41 && v <= 0x5A ? v + 32 : v);
+    return String.fromCodePoint(v).toLowerCase();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Tokens
+
+  var STOP_WORDS = ['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into',
+    'is', 'it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these',
+    'they', 'this', 'to', 'was', 'will', 'with'];
+  var STOP = Object.create(null);
+  STOP_WORDS.forEach(function (w) { STOP[w] = true; });
+
+  /** Light plural stemming of lower-case ASCII words of length >= 4 (docs/search.md). */
+  function stem(w) {
+    var n = w.length;
+    if (n < 4 || w[n - 1] !== 's') return w;
+    var c2 = w[n - 2], c3 = w[n - 3], c4 = w[n - 4], c5 = n >= 5 ? w[n - 5] : '';
+    if (c2 === 'e' && c3 === 'i') return (c4 !== 'e' && c4 !== 'a') ? w.slice(0, n - 3) + 'y' : w;
+    if (c2 === 'e') {
+      var dropES = (c3 === 's' && c4 === 's') || (c3 === 'h' && c4 === 's') ||
+        (c3 === 'h' && c4 === 'c' && c5 !== 'a') || c3 === 'x';
+      if (dropES) return w.slice(0, n - 2);
+      return (c3 !== 'a' && c3 !== 'e' && c3 !== 'o') ? w.slice(0, n - 1) : w;
+    }
+    return (c2 !== 'u' && c2 !== 's' && c2 !== 'o' && c2 !== 'i') ? w.slice(0, n - 1) : w;
+  }
+
+  /**
+   * Tokens of `text`: [{text, position, kind, start, end}], kind one of bigram, unigram, word,
+   * identifier, part; start/end are code point offsets of the original text.
+   * mode: 'document' (default) or 'query'.
+   */
+  function analyze(text, mode) {
+    var query = mode === 'query';
+    var norm = normalizeWithOrigins(String(text));
+    var cps = norm.cps, ns = norm.start, ne = norm.end;
+    var n = cps.length;
+    var out = [];
+
+    function emit(str, position, kind, a, b) {
+      out.push({ text: str, position: position, kind: kind, start: ns[a], end: ne[b - 1] });
+    }
+
+    function lower(a, b) {
+      var s = '';
+      for (var k = a; k < b; k++) s += lowerString(cps[k]);
+      return s;
+    }
+
+    function emitWordLike(a, b, pos, kind) {
+      var asciiLetters = true;
+      for (var k = a; k < b; k++) {
+        var v = cps[k];
+        if (!((v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A))) { asciiLetters = false; break; }
+      }
+      var s = lower(a, b);
+      if (asciiLetters) {
+        if (STOP[s] === true) return;
+        s = stem(s);
+      }
+      emit(s, pos, kind, a, b);
+    }
+
+    function splitParts(a, b) {
+      var parts = [];
+      var start = -1;
+      for (var k = a; k < b; k++) {
+        var c = classify(cps[k]);
+        if (c === UNDERSCORE) {
+          if (start >= 0) { parts.push([start, k]); start = -1; }
+          continue;
+        }
+        if (start < 0) { start = k; continue; }
+        var p = classify(cps[k - 1]);
+        var boundary = false;
+        var pLetter = p === LOWER || p === LETTER || p === UPPER;
+        var cLetter = c === LOWER || c === LETTER || c === UPPER;
+        if (p === LOWER && c === UPPER) {
+          boundary = true;
+        } else if ((pLetter && c === DIGIT) || (p === DIGIT && cLetter)) {
+          boundary = true;
+        } else if (p === UPPER && c === UPPER && k + 1 < b && classify(cps[k + 1]) === LOWER) {
+          // "URLSession" splits before "S"; "URLs" (a lone plural s) does not.
+          var loneS = cps[k + 1] === 0x73 && (k + 2 >= b || classify(cps[k + 2]) !== LOWER);
+          boundary = !loneS;
+        }
+        if (boundary) { parts.push([start, k]); start = k; }
+      }
+      if (start >= 0) parts.push([start, b]);
+      return parts;
+    }
+
+    function emitSegment(a, b, pos, dotted) {
+      var parts = splitParts(a, b);
+      if (parts.length >= 2) {
+        emit(lower(a, b), pos, 'identifier', a, b);
+        for (var i = 0; i < parts.length; i++) emitWordLike(parts[i][0], parts[i][1], pos + i, 'part');
+      } else if (parts.length === 1) {
+        emitWordLike(parts[0][0], parts[0][1], pos, dotted ? 'part' : 'word');
+      }
+      return pos + parts.length;
+    }
+
+    function emitLatinRun(a, b, pos) {
+      var hasDot = false;
+      for (var k = a; k < b; k++) if (cps[k] === 0x2E) { hasDot = true; break; }
+      if (hasDot) emit(lower(a, b), pos, 'identifier', a, b);
+      var cur = pos, segStart = a;
+      for (k = a; k <= b; k++) {
+        if (k === b || cps[k] === 0x2E) {
+          if (k > segStart) cur = emitSegment(segStart, k, cur, hasDot);
+          segStart = k + 1;
+        }
+      }
+      return cur;
+    }
+
+    function emitCJKRun(a, b, pos) {
+      var len = b - a;
+      var unigrams = !query || len === 1;
+      for (var k = 0; k < len; k++) {
+        var c = String.fromCodePoint(cps[a + k]);
+        if (unigrams) emit(c, pos + k, 'unigram', a + k, a + k + 1);
+        if (k + 1 < len) emit(c + String.fromCodePoint(cps[a + k + 1]), pos + k, 'bigram', a + k, a + k + 2);
+      }
+    }
+
+    var i = 0, pos = 0;
+    while (i < n) {
+      var cls = classify(cps[i]);
+      var j;
+      if (cls === HAN || cls === KANA || cls === HANGUL) {
+        var hangul = cls === HANGUL;
+        j = i + 1;
+        while (j < n) {
+          var c = classify(cps[j]);
+          if (hangul ? c !== HANGUL : (c !== HAN && c !== KANA)) break;
+          j++;
+        }
+        emitCJKRun(i, j, pos);
+        pos += j - i;
+        i = j;
+      } else if (isWordClass(cls)) {
+        j = i + 1;
+        while (j < n) {
+          var cj = classify(cps[j]);
+          if (isWordClass(cj)) j++;
+          else if (cj === DOT && j + 1 < n && isWordClass(classify(cps[j + 1]))) j++;
+          else break;
+        }
+        pos = emitLatinRun(i, j, pos);
+        i = j;
+      } else {
+        i++;
+      }
+    }
+    return out;
+  }
+
+  function tokenize(text, mode) {
+    return analyze(text, mode).map(function (t) { return t.text; });
+  }
+
+  function normalize(text) {
+    return String.fromCodePoint.apply(null, normalizeWithOrigins(String(text)).cps);
+  }
+
+  /** FNV-1a 32-bit over the UTF-8 bytes of `token`. */
+  function tokenHash(token) {
+    var h = 0x811C9DC5;
+    var cps = codePoints(token);
+    function add(b) { h = Math.imul(h ^ b, 16777619) >>> 0; }
+    for (var i = 0; i < cps.length; i++) {
+      var v = cps[i];
+      if (v < 0x80) add(v);
+      else if (v < 0x800) { add(0xC0 | (v >> 6)); add(0x80 | (v & 0x3F)); }
+      else if (v < 0x10000) { add(0xE0 | (v >> 12)); add(0x80 | ((v >> 6) & 0x3F)); add(0x80 | (v & 0x3F)); }
+      else {
+        add(0xF0 | (v >> 18)); add(0x80 | ((v >> 12) & 0x3F)); add(0x80 | ((v >> 6) & 0x3F)); add(0x80 | (v & 0x3F));
+      }
+    }
+    return h >>> 0;
+  }
+
+  function shardOf(token, shardCount) {
+    return tokenHash(token) % Math.max(1, shardCount);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Index over the web export (search-meta.json + search-shard-<i>.json)
+
+  function Index(meta) {
+    if (!meta || meta.format !== 'kb-search' || meta.version !== 1) throw new Error('KBSearch: unsupported index');
+    this.meta = meta;
+    this.shards = Object.create(null);
+    this.entries = Object.create(null);
+    var docs = meta.docs;
+    var textStart = new Int32Array(docs.length + 1);
+    var total = 0;
+    for (var d = 0; d < docs.length; d++) {
+      textStart[d] = total;
+      total += docs[d].texts.length / 3;
+    }
+    textStart[docs.length] = total;
+    this.textStart = textStart;
+    this.textField = new Uint8Array(total);
+    for (d = 0; d < docs.length; d++) {
+      var t = docs[d].texts;
+      for (var k = 0; k < t.length; k += 3) this.textField[textStart[d] + k / 3] = t[k];
+    }
+  }
+
+  /** Shard numbers the query needs that are not loaded yet. */
+  Index.prototype.missingShards = function (query) {
+    var seen = Object.create(null), out = [];
+    var toks = tokenize(query, 'query');
+    for (var i = 0; i < toks.length; i++) {
+      var s = shardOf(toks[i], this.meta.shardCount);
+      if (!seen[s] && !this.shards[s]) { seen[s] = true; out.push(s); }
+    }
+    return out;
+  };
+
+  Index.prototype.addShard = function (i, shard) {
+    if (!shard || shard.v !== 1) throw new Error('KBSearch: unsupported shard');
+    this.shards[i] = shard.t;
+  };
+
+  /** Decoded postings of a token: {df, idf, doc, text, tf, posStart, pos} or null. */
+  Index.prototype.entry = function (token) {
+    if (token in this.entries) return this.entries[token];
+    var s = shardOf(token, this.meta.shardCount);
+    var shard = this.shards[s];
+    if (!shard) throw new Error('KBSearch: shard ' + s + ' not loaded');
+    var raw = Object.prototype.hasOwnProperty.call(shard, token) ? shard[token] : null;
+    var e = null;
+    if (raw) {
+      var cap = this.meta.maxPositions;
+      var doc = [], text = [], tf = [], posStart = [], pos = [];
+      var k = 2, d = 0;
+      while (k < raw.length) {
+        d += raw[k]; doc.push(d); text.push(raw[k + 1]);
+        var f = raw[k + 2]; tf.push(f); k += 3;
+        posStart.push(pos.length);
+        var p = 0, m = Math.min(f, cap);
+        for (var j = 0; j < m; j++) { p += raw[k + j]; pos.push(p); }
+        k += m;
+      }
+      e = { df: raw[0], idf: raw[1], doc: doc, text: text, tf: tf, posStart: posStart, pos: pos };
+    }
+    this.entries[token] = e;
+    return e;
+  };
+
+  function accepts(doc, filters) {
+    if (!filters) return true;
+    var langs = filters.langs || [], tags = filters.tags || [], statuses = filters.statuses || [];
+    if (langs.length) {
+      var l = doc.lang.toLowerCase(), ok = false;
+      for (var i = 0; i < langs.length; i++) {
+        var f = String(langs[i]).toLowerCase();
+        if (l === f || l.indexOf(f + '-') === 0) { ok = true; break; }
+      }
+      if (!ok) return false;
+    }
+    for (i = 0; i < tags.length; i++) if (doc.tags.indexOf(tags[i]) < 0) return false;
+    if (statuses.length && statuses.indexOf(doc.status) < 0) return false;
+    return true;
+  }
+
+  function prepare(index, query) {
+    var toks = analyze(query, 'query');
+    var q = { tokens: [], entries: [], idfs: [], sumIdf: 0, pairs: [] };
+    var qIndex = [];
+    for (var k = 0; k < toks.length; k++) {
+      var i = q.tokens.indexOf(toks[k].text);
+      if (i >= 0) { qIndex.push(i); continue; }
+      qIndex.push(q.tokens.length);
+      q.tokens.push(toks[k].text);
+      var e = index.entry(toks[k].text);
+      q.entries.push(e);
+      q.idfs.push(e ? e.idf : index.meta.idfUnknown);
+    }
+    for (k = 0; k < q.idfs.length; k++) q.sumIdf += q.idfs[k];
+    for (var a = 0; a < toks.length; a++) {
+      if (toks[a].kind === 'identifier') continue;
+      for (var b = 0; b < toks.length; b++) {
+        if (toks[b].kind === 'identifier' || toks[b].position !== toks[a].position + 1) continue;
+        var pa = qIndex[a], pb = qIndex[b], dup = false;
+        for (var x = 0; x < q.pairs.length; x++) if (q.pairs[x][0] === pa && q.pairs[x][1] === pb) { dup = true; break; }
+        if (!dup) q.pairs.push([pa, pb]);
+      }
+    }
+    return q;
+  }
+
+  /**
+   * Searches the loaded shards (all shards of the query's tokens must be loaded; see
+   * missingShards). options: {limit = 20, filters = {langs, tags, statuses}}.
+   * Returns [{id, score, docIndex, field, textIndex, anchor, label, title, url, lang, tags, status}].
+   */
+  Index.prototype.search = function (query, options) {
+    options = options || {};
+    var limit = options.limit === undefined ? 20 : options.limit;
+    var meta = this.meta, docs = meta.docs, n = docs.length;
+    var q = prepare(this, query);
+    if (!(q.sumIdf > 0) || limit <= 0 || n === 0) return [];
+    var fc = meta.fields.length, k1 = meta.k1, b = meta.b, beta = meta.beta;
+    var weights = meta.fieldWeights, avg = meta.avgFieldLengths, cap = meta.maxPositions;
+    var textStart = this.textStart, textField = this.textField;
+    var allowed = null;
+    if (options.filters) {
+      allowed = new Uint8Array(n);
+      for (var d = 0; d < n; d++) allowed[d] = accepts(docs[d], options.filters) ? 1 : 0;
+    }
+    var bm25 = new Float64Array(n), matched = new Float64Array(n), seen = new Uint8Array(n);
+    var touched = [];
+    var tfs = new Array(fc);
+    for (var qi = 0; qi < q.entries.length; qi++) {
+      var e = q.entries[qi];
+      if (!e) continue;
+      var idfq = q.idfs[qi];
+      var hi = e.doc.length, r = 0;
+      while (r < hi) {
+        d = e.doc[r];
+        var f;
+        for (f = 0; f < fc; f++) tfs[f] = 0;
+        var base = textStart[d];
+        while (r < hi && e.doc[r] === d) { tfs[textField[base + e.text[r]]] += e.tf[r]; r++; }
+        if (allowed && !allowed[d]) continue;
+        var tfTilde = 0;
+        var len = docs[d].len;
+        for (f = 0; f < fc; f++) {
+          if (tfs[f] > 0) {
+            var norm = avg[f] > 0 ? (1 - b) + b * (len[f] / avg[f]) : 1;
+            tfTilde += weights[f] * tfs[f] / norm;
+          }
+        }
+        var s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1);
+        if (!seen[d]) { seen[d] = 1; touched.push(d); }
+        bm25[d] += s;
+        matched[d] += idfq;
+      }
+    }
+    if (touched.length === 0) return [];
+
+    var maxPairs = new Int32Array(n);
+    var pairCount = null;
+    if (q.pairs.length) {
+      pairCount = new Int32Array(textField.length);
+      for (var pi = 0; pi < q.pairs.length; pi++) {
+        var A = q.entries[q.pairs[pi][0]], B = q.entries[q.pairs[pi][1]];
+        if (!A || !B) continue;
+        var ra = 0, rb = 0;
+        while (ra < A.doc.length && rb < B.doc.length) {
+          var da = A.doc[ra], db = B.doc[rb];
+          if (da < db || (da === db && A.text[ra] < B.text[rb])) { ra++; continue; }
+          if (db < da || (da === db && B.text[rb] < A.text[ra])) { rb++; continue; }
+          var pa = A.posStart[ra], na = Math.min(A.tf[ra], cap);
+          var pb = B.posStart[rb], nb = Math.min(B.tf[rb], cap);
+          var x = 0, y = 0, hit = false;
+          while (x < na && y < nb) {
+            var want = A.pos[pa + x] + 1, have = B.pos[pb + y];
+            if (have === want) { hit = true; break; }
+            if (have < want) y++; else x++;
+          }
+          if (hit && !(allowed && !allowed[da])) {
+            var gt = textStart[da] + A.text[ra];
+            pairCount[gt]++;
+            if (pairCount[gt] > maxPairs[da]) maxPairs[da] = pairCount[gt];
+          }
+          ra++; rb++;
+        }
+      }
+    }
+    var totalPairs = q.pairs.length;
+    var scored = [];
+    for (var i = 0; i < touched.length; i++) {
+      d = touched[i];
+      var cov = matched[d] / q.sumIdf;
+      var adj = totalPairs === 0 ? 1 : 1 + beta * (maxPairs[d] / totalPairs);
+      scored.push([bm25[d] * cov * adj, d]);
+    }
+    scored.sort(function (u, v) { return u[0] !== v[0] ? (v[0] - u[0] > 0 ? 1 : -1) : u[1] - v[1]; });
+    scored = scored.slice(0, limit);
+    var self = this;
+    return scored.map(function (sd) {
+      var d = sd[1], doc = docs[d];
+      var best = bestText(self, d, q, pairCount);
+      var t = doc.texts;
+      var field = t[best * 3], anchor = t[best * 3 + 1], label = t[best * 3 + 2];
+      return {
+        id: doc.id, score: sd[0], docIndex: d, field: meta.fields[field], textIndex: best,
+        anchor: anchor >= 0 ? meta.strings[anchor] : null, label: label >= 0 ? meta.strings[label] : null,
+        title: doc.title, url: doc.url, lang: doc.lang, tags: doc.tags, status: doc.status
+      };
+    });
+  };
+
+  function bestText(index, d, q, pairCount) {
+    var meta = index.meta;
+    var base = index.textStart[d], count = index.textStart[d + 1] - base;
+    var sums = new Float64Array(count);
+    for (var qi = 0; qi < q.entries.length; qi++) {
+      var e = q.entries[qi];
+      if (!e) continue;
+      var lo = 0, hi = e.doc.length;
+      while (lo < hi) {
+        var mid = (lo + hi) >> 1;
+        if (e.doc[mid] < d) lo = mid + 1; else hi = mid;
+      }
+      for (var r = lo; r < e.doc.length && e.doc[r] === d; r++) sums[e.text[r]] += q.idfs[qi];
+    }
+    var best = 0, bestScore = -1;
+    for (var t = 0; t < count; t++) {
+      var s = meta.fieldWeights[index.textField[base + t]] * sums[t];
+      if (q.pairs.length && pairCount) s = s * (1 + meta.beta * (pairCount[base + t] / q.pairs.length));
+      if (s > bestScore) { bestScore = s; best = t; }
+    }
+    return best;
+  }
+
+  /**
+   * Loads an index from a base URL (search-meta.json, search-shard-<i>.json) with fetch.
+   * Returns {index, search(query, options) -> Promise<results>}.
+   */
+  function load(baseURL, fetchImpl) {
+    var f = fetchImpl || (typeof fetch !== 'undefined' ? fetch : null);
+    var base = String(baseURL).replace(/\/?$/, '/');
+    return f(base + 'search-meta.json').then(function (r) { return r.json(); }).then(function (meta) {
+      var index = new Index(meta);
+      return {
+        index: index,
+        search: function (query, options) {
+          var need = index.missingShards(query);
+          return Promise.all(need.map(function (s) {
+            return f(base + 'search-shard-' + s + '.json').then(function (r) { return r.json(); })
+              .then(function (j) { index.addShard(s, j); });
+          })).then(function () { return index.search(query, options); });
+        }
+      };
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Snippets
+
+  /**
+   * A window of `text` around the query's tokens: {text, highlights: [[start, end]], truncatedStart,
+   * truncatedEnd}; highlight offsets are in code points of the returned text (see also
+   * highlightHTML).
+   */
+  function snippet(text, query, length) {
+    length = length === undefined ? 120 : length;
+    var qt = Object.create(null);
+    tokenize(query, 'query').forEach(function (t) { qt[t] = true; });
+    var ranges = [];
+    analyze(text, 'document').forEach(function (t) { if (qt[t.text] === true) ranges.push([t.start, t.end]); });
+    ranges.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    var merged = [];
+    ranges.forEach(function (r) {
+      var last = merged[merged.length - 1];
+      if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+      else merged.push([r[0], r[1]]);
+    });
+    var cps = codePoints(String(text));
+    var n = cps.length, context = Math.floor(length / 6), ws = 0;
+    if (merged.length) {
+      var bestCount = -1;
+      merged.forEach(function (h) {
+        var s = Math.max(0, Math.min(h[0] - context, n - length));
+        var e = Math.min(n, s + length);
+        var c = 0;
+        merged.forEach(function (x) { if (x[0] >= s && x[1] <= e) c++; });
+        if (c > bestCount) { bestCount = c; ws = s; }
+      });
+    }
+    var we = Math.min(n, ws + length);
+    var out = [], map = new Array(we - ws + 1), o = 0, lastSpace = false;
+    for (var i = ws; i < we; i++) {
+      map[i - ws] = o;
+      var v = cps[i];
+      var space = v === 0x20 || v === 0x09 || v === 0x0A || v === 0x0D;
+      if (space) { if (!lastSpace) { out.push(0x20); o++; } } else { out.push(v); o++; }
+      lastSpace = space;
+    }
+    map[we - ws] = o;
+    var highlights = [];
+    merged.forEach(function (h) {
+      var s = Math.max(h[0], ws), e = Math.min(h[1], we);
+      if (s < e) highlights.push([map[s - ws], map[e - ws]]);
+    });
+    var str = '';
+    for (i = 0; i < out.length; i += 4096) str += String.fromCodePoint.apply(null, out.slice(i, i + 4096));
+    return { text: str, highlights: highlights, truncatedStart: ws > 0, truncatedEnd: we < n };
+  }
+
+  function escapeHTML(s) {
+    return s.replace(/[&<>"']/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    });
+  }
+
+  /** HTML of a snippet with <mark> around highlights (text escaped). */
+  function highlightHTML(snip) {
+    var cps = codePoints(snip.text), html = '', at = 0;
+    function piece(a, b) { return escapeHTML(String.fromCodePoint.apply(null, cps.slice(a, b))); }
+    snip.highlights.forEach(function (h) {
+      html += piece(at, h[0]) + '<mark>' + piece(h[0], h[1]) + '</mark>';
+      at = h[1];
+    });
+    html += piece(at, cps.length);
+    return (snip.truncatedStart ? '…' : '') + html + (snip.truncatedEnd ? '…' : '');
+  }
+
+  var KBSearch = {
+    version: 1,
+    normalize: normalize,
+    analyze: analyze,
+    tokenize: tokenize,
+    tokenHash: tokenHash,
+    shardOf: shardOf,
+    stopWords: STOP_WORDS.slice(),
+    Index: Index,
+    createIndex: function (meta) { return new Index(meta); },
+    load: load,
+    snippet: snippet,
+    highlightHTML: highlightHTML
+  };
+
+  if (typeof module === 'object' && module && module.exports) module.exports = KBSearch;
+  else root.KBSearch = KBSearch;
+})(typeof globalThis !== 'undefined' ? globalThis : this);
