@@ -1,0 +1,37 @@
+import Foundation
+
+/// `kb scenario parse FILE [--dialects JSON]`: the Gherkin parser and pickle compiler on one
+/// file, as NDJSON (`{"pickle": …}` per pickle, or `{"parseError": …}` per syntax error).
+public struct ScenarioCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "scenario",
+        abstract: "Work with check scenario files (Gherkin).",
+        usage: "kb scenario parse <file> [--dialects <json>]",
+        discussion: """
+        'parse' prints one {"pickle": …} line per scenario (outline rows expanded, background steps \
+        included), or one {"parseError": …} line per syntax error and exits 1. Exit 2 when a file cannot be read.
+        """,
+        arguments: [.init("subcommand", help: "parse"), .init("file", help: "A .feature file.")],
+        options: [.init(["--dialects"], value: "json", help: "A gherkin-languages.json table to use instead of the built-in dialects.")]
+    )
+
+    public let file: String
+    public let dialects: String?
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard let subcommand = arguments.positionals.first else { throw UsageError("expected a subcommand: parse") }
+        guard subcommand == "parse" else { throw UsageError("unknown subcommand '\(subcommand)'; expected parse") }
+        guard arguments.positionals.count == 2 else { throw UsageError("expected exactly one feature file") }
+        file = arguments.positionals[1]
+        dialects = arguments.value("--dialects")
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let path = EntryLocator.absolute(file, workingDirectory: context.workingDirectory)
+        let dialectsPath = dialects.map { EntryLocator.absolute($0, workingDirectory: context.workingDirectory) }
+        let output = ScenarioParseCommandCore.run(path: path, dialectsPath: dialectsPath)
+        for line in output.lines { context.stdout.print(line) }
+        for message in output.diagnostics where output.exitCode == 2 { context.stderr.print("Error: \(message)") }
+        return output.exitCode
+    }
+}
