@@ -146,7 +146,7 @@ public struct CheckCommand: KBCommand {
         let idWidth = max(5, report.entries.map(\.id.count).max() ?? 0) + 2
         var lines = [style.bold(pad("ENTRY", idWidth) + pad("VERDICT", 12) + "RECORDS")]
         for entry in report.entries {
-            let marks = entry.attempts.map { "\($0.verdict.mark) \($0.anchor ?? $0.scenario)" }.joined(separator: "  ")
+            let marks = entry.attempts.map { "\($0.verdict.mark) \($0.anchor ?? ($0.scenario.isEmpty ? "(untagged)" : $0.scenario))" }.joined(separator: "  ")
             lines.append(pad(entry.id, idWidth) + colored(entry.verdict, style) + String(repeating: " ", count: max(1, 12 - entry.verdict.rawValue.count)) + marks)
         }
         let explained = report.entries.filter { $0.verdict != .reproduces }

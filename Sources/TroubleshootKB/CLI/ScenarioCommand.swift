@@ -28,10 +28,25 @@ public struct ScenarioCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let path = EntryLocator.absolute(file, workingDirectory: context.workingDirectory)
-        let dialectsPath = dialects.map { EntryLocator.absolute($0, workingDirectory: context.workingDirectory) }
-        let output = ScenarioParseCommandCore.run(path: path, dialectsPath: dialectsPath)
+        var dialects = GherkinDialects.builtIn
+        if let table = self.dialects {
+            do {
+                dialects = try GherkinDialects.load(jsonAt: EntryLocator.absolute(table, workingDirectory: context.workingDirectory))
+            } catch {
+                context.stderr.print("Error: \(error)")
+                return 2
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            context.stderr.print("Error: \(file): cannot read the file")
+            return 2
+        }
+        // The pickles' uri is the path as given on the command line.
+        let output = ScenarioParseCommandCore.run(source: String(decoding: data, as: UTF8.self), uri: file, dialects: dialects)
         for line in output.lines { context.stdout.print(line) }
-        for message in output.diagnostics where output.exitCode == 2 { context.stderr.print("Error: \(message)") }
+        if output.exitCode != 0 && output.lines.isEmpty {
+            for message in output.diagnostics { context.stderr.print("Error: \(message)") }
+        }
         return output.exitCode
     }
 }

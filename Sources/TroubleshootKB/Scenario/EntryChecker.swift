@@ -175,7 +175,10 @@ public struct EntryChecker: Sendable {
             var message: String?
             var steps: [StepReport] = []
             var rules: [String] = []
-            if let world = ScenarioWorlds.named(worldName) {
+            if pickle.steps.isEmpty {
+                verdict = .broken
+                message = "the scenario has no steps, so it checks nothing"
+            } else if let world = ScenarioWorlds.named(worldName) {
                 let result = world.run(pickle, stepInfo: info, settings: settings)
                 steps = result.steps
                 rules = result.rules
