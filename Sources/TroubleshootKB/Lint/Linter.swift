@@ -218,7 +218,7 @@ enum ScenarioLinkRule {
                 continue
             }
             for step in pickle.steps where seenSteps.insert(step.astNodeIds.first ?? step.id).inserted {
-                let where_ = stepInfo[step.astNodeIds.first ?? ""].map { SourceLocation(line: $0.line, column: 1) }
+                let where_ = stepInfo[step.astNodeIds.first ?? ""].map { SourceLocation(line: $0.line, column: $0.column) }
                 switch world.match(step.text) {
                 case .matched, .invalidArgument: break
                 case .undefined:

@@ -25,13 +25,14 @@ public enum ScenarioRunner {
     public struct StepInfo: Sendable {
         public let keyword: String
         public let line: Int
+        public let column: Int
     }
 
     /// Keywords and lines of every step in a document, by step id.
     public static func stepInfo(_ document: GherkinDocument) -> [String: StepInfo] {
         var info: [String: StepInfo] = [:]
         func add(_ steps: [Gherkin.Step]) {
-            for step in steps { info[step.id] = StepInfo(keyword: step.keyword, line: step.location.line) }
+            for step in steps { info[step.id] = StepInfo(keyword: step.keyword, line: step.location.line, column: step.location.column) }
         }
         func scenario(_ s: Gherkin.Scenario) { add(s.steps) }
         for child in document.feature?.children ?? [] {

@@ -119,7 +119,7 @@ public struct StepLibrary<W: World>: Sendable {
 /// Suggested step definitions for undefined steps: numbers become `{int}`/`{float}`, quoted
 /// text (`"…"`, `'…'`, 「…」, “…”) becomes `{string}`, and Cucumber Expression metacharacters are escaped.
 public enum StepSnippet {
-    static let pattern = try! NSRegularExpression(pattern: "\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|「(?:[^「」]|「[^「」]*」)*」|“[^”]*”|(?<![\\p{L}\\p{N}_])[-+]?[0-9]+\\.[0-9]+(?![\\p{L}\\p{N}_])|(?<![\\p{L}\\p{N}_.])[-+]?[0-9]+(?![\\p{L}\\p{N}_.])")
+    static let pattern = try! NSRegularExpression(pattern: "\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|「(?:[^「」]|「[^「」]*」)*」|“[^”]*”|(?<![A-Za-z0-9_])[-+]?[0-9]+\\.[0-9]+(?![A-Za-z0-9_])|(?<![A-Za-z0-9_.])[-+]?[0-9]+(?![A-Za-z0-9_.])")
 
     /// The expression for a step text.
     public static func expression(for text: String) -> String {
