@@ -19,7 +19,7 @@ public struct CheckCommand: KBCommand {
         options: [
             .init(["--format"], value: "format", help: "Output: text (summary table) or json (the report) (default: text)."),
             .init(["--junit"], value: "file", help: "Also write JUnit XML for CI."),
-            .init(["--jobs", "-j"], value: "n", help: "Check this many entries at a time (default: 1)."),
+            .init(["-j", "--jobs"], value: "n", help: "Check this many entries at a time (default: 1)."),
             .init(["--shard"], value: "k/n", help: "Check only shard k of n (entries split by a hash of their id)."),
             .init(["--explain"], value: "id", help: "Check one entry and show every step with its outcome."),
             .init(["--merge"], help: "Combine shard reports given as arguments instead of checking."),
