@@ -187,7 +187,7 @@ public struct CheckCommand: KBCommand {
                 case .pending: mark = style.yellow("…")
                 }
                 lines.append("    \(mark) \(step.keyword.map { $0 + " " } ?? "")\(step.text)\(step.line.map { style.dim("  (line \($0))") } ?? "") [\(step.status.rawValue)]")
-                if let message = step.message {
+                if let message = step.message, step.status != .skipped {
                     for line in message.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("        " + line) }
                 }
             }

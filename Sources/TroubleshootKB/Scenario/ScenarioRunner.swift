@@ -63,7 +63,7 @@ public enum ScenarioRunner {
         }
         if let reason = W.missingRequirement(tags: tags, settings: settings) {
             return ScenarioResult(pickle: pickle, status: .skipped, message: reason,
-                                  steps: pickle.steps.map { report($0, .skipped, nil) }, rules: [])
+                                  steps: pickle.steps.map { report($0, .skipped, reason) }, rules: [])
         }
         let instance: W
         do {
@@ -92,7 +92,7 @@ public enum ScenarioRunner {
                 continue
             case .matched(let definition, let values):
                 guard stopped == nil else {
-                    steps.append(report(step, .skipped, nil))
+                    steps.append(report(step, .skipped, "not run: an earlier step did not pass"))
                     continue
                 }
                 let arguments = StepArguments(values: values, docString: step.docString?.content, dataTable: step.dataTable?.rows,

@@ -192,6 +192,7 @@ final class CounterWorld: World {
         #expect(results[4].steps.map(\.status) == [.pending, .skipped])
         #expect(results[5].message == "requires unicorn, which is not installed")
         #expect(results[5].steps.map(\.status) == [.skipped])
+        #expect(results[5].steps[0].message == "requires unicorn, which is not installed", "skipped steps say why")
         #expect(results[0].steps[0].keyword == "Given" && results[0].steps[0].line == 3)
     }
 

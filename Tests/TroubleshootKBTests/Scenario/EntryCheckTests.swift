@@ -230,6 +230,15 @@ enum CheckTestSupport {
         #expect(world.last?.stdout == world.work + "\n")
     }
 
+    @Test func standardInputFromADocString() throws {
+        let world = try world()
+        defer { world.tearDown() }
+        try world.run("cat", stdin: "第一行\n第二行")
+        #expect(world.last?.stdout == "第一行\n第二行\n")
+        try world.run("cat")
+        #expect(world.last?.stdout == "", "no input unless the step gives one")
+    }
+
     @Test func argvIsSplitWithoutAShell() throws {
         #expect(try ShellWords.split("echo 'a b' \"c \\\"d\\\"\" e\\ f $HOME") == ["echo", "a b", "c \"d\"", "e f", "$HOME"])
         #expect(throws: ShellWords.Error.self) { try ShellWords.split("echo 'open") }
@@ -365,6 +374,8 @@ enum CheckTestSupport {
         #expect(text.stdout.contains("2 entries checked: 1 reproduces, 1 stale"))
         #expect(!text.stdout.contains("\u{1B}["))
         #expect(TestSupport.kb(["check", "good-one"], in: dir).code == 0)
+        #expect(TestSupport.kb(["check", "-j", "2", "good-one"], in: dir).code == 0)
+        #expect(TestSupport.kb(["check", "--jobs", "0"], in: dir).code == 64, "--jobs is read under its long name")
         let explain = TestSupport.kb(["check", "--explain", "stale-one"], in: dir)
         #expect(explain.code == 1)
         #expect(explain.stdout.contains("✗ Then the exit status is 0  (line 9) [failed]"), "\(explain.stdout)")
