@@ -3,7 +3,7 @@ SWIFT ?= swift
 KB := .build/release/kb
 BENCH_N ?= 10000
 
-.PHONY: run test build deps deps-test bench clean
+.PHONY: run test check build deps deps-test bench clean
 
 run: deps build
 	$(KB) lint entries
@@ -22,6 +22,10 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -d Tests/js ]; then node --test Tests/js/; fi
+
+# Run the entries' check scenarios (entries needing a missing program are reported as skipped).
+check: build
+	$(KB) check --jobs 4 --junit .kb/junit.xml
 
 bench: build
 	@scripts/install-deps.sh bench

@@ -145,6 +145,7 @@ public struct Linter: Sendable {
                 report(meta.locations["scenario"], .error, "scenario file '\(scenario)' does not exist", "missing-scenario")
             }
         }
+        if let location { out += ScenarioLinkRule.check(entry, location: location) }
         out += CJKEmphasisRule.check(entry)
         out += ImportTodoRule.check(entry)
         return out
@@ -173,6 +174,66 @@ enum ImportTodoRule {
             let message = text[range.upperBound...].drop { $0 == ":" || $0 == " " }.replacingOccurrences(of: "-->", with: "").trimmingSpaces()
             out.append(Diagnostic(path: entry.path, location: .init(line: line, column: column), severity: .warning,
                                   message: "import left a question: \(message)", rule: "import-todo"))
+        }
+        return out
+    }
+}
+
+/// The entry's scenario file: it parses, its record tags name records of the entry, its steps
+/// are defined, and (when there is one) every attempt has a scenario.
+enum ScenarioLinkRule {
+    static func check(_ entry: Entry, location: EntryLocation) -> [Diagnostic] {
+        guard let file = EntryScenarioFile.load(entry: entry, location: location) else { return [] }
+        // A missing or escaping file is reported by the `scenario` key's own rules.
+        if file.readError != nil { return [] }
+        var out: [Diagnostic] = []
+        for error in file.errors {
+            out.append(Diagnostic(path: file.displayPath, location: .init(line: error.line, column: max(1, error.column)), severity: .error,
+                                  message: "the scenario file does not parse: \(error.reason)", rule: "scenario-parse-error"))
+        }
+        guard let document = file.document else { return out }
+        let anchors = RecordTag.anchors(of: entry)
+        var linked: Set<String> = []
+        for tag in file.tags {
+            guard let (anchor, valid) = RecordTag.anchor(tag.name) else { continue }
+            if !valid || !anchors.contains(anchor) {
+                let known = entry.attempts.map { "@" + $0.anchor } + (entry.fix != nil ? ["@fix"] : [])
+                let what = anchor == "fix" ? "the entry has no fix section" : "no attempt of the entry has that number"
+                out.append(Diagnostic(path: file.displayPath, location: tag.location, severity: .error,
+                                      message: "tag \(tag.name) links to no record: \(what) (records: \(known.isEmpty ? "none" : known.joined(separator: ", ")))",
+                                      rule: "unknown-record-tag"))
+            } else {
+                linked.insert(anchor)
+            }
+        }
+        let pickles = PickleCompiler().compile(document)
+        var seenSteps: Set<String> = []
+        let stepInfo = ScenarioRunner.stepInfo(document)
+        for pickle in pickles {
+            let worldName = ScenarioWorlds.name(for: pickle.tags.map(\.name))
+            guard let world = ScenarioWorlds.named(worldName) else {
+                out.append(Diagnostic(path: file.displayPath, location: pickle.location, severity: .error,
+                                      message: "no world named '\(worldName)' (known: \(ScenarioWorlds.all.map(\.name).joined(separator: ", ")))",
+                                      rule: "unknown-world"))
+                continue
+            }
+            for step in pickle.steps where seenSteps.insert(step.astNodeIds.first ?? step.id).inserted {
+                let where_ = stepInfo[step.astNodeIds.first ?? ""].map { SourceLocation(line: $0.line, column: $0.column) }
+                switch world.match(step.text) {
+                case .matched, .invalidArgument: break
+                case .undefined:
+                    out.append(Diagnostic(path: file.displayPath, location: where_, severity: .error,
+                                          message: "no \(worldName) step matches '\(step.text)' (see docs/scenario-language.md)", rule: "undefined-step"))
+                case .ambiguous(let phrases):
+                    out.append(Diagnostic(path: file.displayPath, location: where_, severity: .error,
+                                          message: "several steps match '\(step.text)': \(phrases.joined(separator: ", "))", rule: "ambiguous-step"))
+                }
+            }
+        }
+        for attempt in entry.attempts where !linked.contains(attempt.anchor) {
+            out.append(Diagnostic(path: entry.path, location: attempt.headingRange.start, severity: .warning,
+                                  message: "attempt \(attempt.number) has no scenario in \(file.displayPath) (tag one with @\(attempt.anchor))",
+                                  rule: "attempt-without-scenario"))
         }
         return out
     }

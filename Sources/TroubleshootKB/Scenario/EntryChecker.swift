@@ -1,0 +1,246 @@
+import Foundation
+import Dispatch
+
+/// An entry's scenario file, parsed, with the records its scenarios are linked to.
+public struct EntryScenarioFile: Sendable {
+    /// Absolute path.
+    public let path: String
+    /// Path for messages.
+    public let displayPath: String
+    public let document: GherkinDocument?
+    public let errors: [GherkinError]
+    /// Problem reading the file (missing, outside the entry folder, unreadable).
+    public let readError: String?
+
+    /// Where the scenario file of an entry is: the `scenario` front-matter key, else
+    /// `scenario.feature` when it exists. Nil when the entry has none.
+    public static func locate(entry: Entry?, location: EntryLocation) -> (path: String, displayPath: String, outside: Bool)? {
+        let folder = (location.file as NSString).deletingLastPathComponent
+        let displayFolder = (location.displayPath as NSString).deletingLastPathComponent
+        let name: String
+        if let declared = entry?.metadata.scenario, !declared.isEmpty {
+            name = declared
+        } else if FileManager.default.fileExists(atPath: folder + "/scenario.feature") {
+            name = "scenario.feature"
+        } else {
+            return nil
+        }
+        let target = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
+        let outside = name.hasPrefix("/") || !target.hasPrefix(folder + "/")
+        let display = displayFolder.isEmpty ? name : (displayFolder as NSString).appendingPathComponent(name)
+        return (target, display, outside)
+    }
+
+    public static func load(entry: Entry?, location: EntryLocation, dialects: GherkinDialects = .builtIn) -> EntryScenarioFile? {
+        guard let (path, display, outside) = locate(entry: entry, location: location) else { return nil }
+        if outside {
+            return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [], readError: "scenario path leaves the entry folder")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [], readError: "scenario file \(display) does not exist or cannot be read")
+        }
+        let source = String(decoding: data, as: UTF8.self)
+        do {
+            let document = try GherkinParser(dialects: dialects).parse(source: source, uri: display)
+            return EntryScenarioFile(path: path, displayPath: display, document: document, errors: [], readError: nil)
+        } catch let failure as GherkinParseErrors {
+            return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: failure.errors, readError: nil)
+        } catch {
+            return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [], readError: "\(display): \(error)")
+        }
+    }
+
+    /// Every tag written in the file, with where it is.
+    public var tags: [Gherkin.Tag] {
+        guard let feature = document?.feature else { return [] }
+        var tags = feature.tags
+        func scenario(_ s: Gherkin.Scenario) {
+            tags += s.tags
+            for examples in s.examples { tags += examples.tags }
+        }
+        for child in feature.children {
+            switch child {
+            case .background: break
+            case .scenario(let s): scenario(s)
+            case .rule(let rule):
+                tags += rule.tags
+                for child in rule.children { if case .scenario(let s) = child { scenario(s) } }
+            }
+        }
+        return tags
+    }
+}
+
+/// Record tags: `@attempt-<n>` (`@attempt-4-1`, also `@attempt-4.1`) and `@fix`.
+public enum RecordTag {
+    /// The anchor a tag links to (`attempt-4-1`, `fix`), nil for other tags. `valid` is false for
+    /// `@attempt-…` tags whose number cannot be read.
+    public static func anchor(_ tag: String) -> (anchor: String, valid: Bool)? {
+        if tag == "@fix" { return ("fix", true) }
+        guard tag.hasPrefix("@attempt-") else { return nil }
+        let number = tag.dropFirst("@attempt-".count)
+        guard let parsed = AttemptNumber(number) else { return (String(tag.dropFirst()), false) }
+        return (parsed.anchor, true)
+    }
+
+    /// The anchors an entry has: its attempts', and `fix` when it has a fix section.
+    public static func anchors(of entry: Entry) -> Set<String> {
+        var anchors = Set(entry.attempts.map(\.anchor))
+        if entry.fix != nil { anchors.insert("fix") }
+        return anchors
+    }
+}
+
+/// Runs the scenarios of entries and decides a verdict per record and per entry.
+public struct EntryChecker: Sendable {
+    public var settings: WorldSettings
+    public var dialects: GherkinDialects
+    public var parser: EntryParser
+
+    public init(settings: WorldSettings, dialects: GherkinDialects = .builtIn, parser: EntryParser = EntryParser()) {
+        self.settings = settings
+        self.dialects = dialects
+        self.parser = parser
+    }
+
+    /// Whether an entry has a scenario file (without parsing it).
+    public static func hasScenario(_ location: EntryLocation, entry: Entry?) -> Bool {
+        EntryScenarioFile.locate(entry: entry, location: location) != nil
+    }
+
+    /// Checks entries, `jobs` at a time; results are in the order of `items`. `progress` is
+    /// called (from any thread, serialised) as each entry finishes.
+    public func check(_ items: [KnowledgeBase.Item], jobs: Int = 1,
+                      progress: (@Sendable (Int, EntryCheck) -> Void)? = nil) -> [EntryCheck] {
+        let count = items.count
+        guard count > 0 else { return [] }
+        let results = UnsafeMutableBufferPointer<EntryCheck?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        let lock = NSLock()
+        nonisolated(unsafe) var next = 0
+        nonisolated(unsafe) var done = 0
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
+            while true {
+                lock.lock()
+                let index = next
+                next += 1
+                lock.unlock()
+                guard index < count else { return }
+                let result = check(items[index])
+                output[index] = result
+                lock.lock()
+                done += 1
+                let finished = done
+                progress?(finished, result)
+                lock.unlock()
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// Checks one entry.
+    public func check(_ item: KnowledgeBase.Item) -> EntryCheck {
+        let id = item.entry?.id ?? item.location.folderName
+        func done(_ verdict: CheckVerdict, _ reason: String?, _ file: String?, _ attempts: [AttemptCheck] = []) -> EntryCheck {
+            EntryCheck(id: id, verdict: verdict, reason: reason, checkedAt: CheckReport.timestamp(), scenarioFile: file, attempts: attempts)
+        }
+        guard let entry = item.entry else {
+            let message = item.diagnostics.first?.formatted ?? "the entry cannot be read"
+            return done(.broken, message, nil)
+        }
+        guard let file = EntryScenarioFile.load(entry: entry, location: item.location, dialects: dialects) else {
+            return done(.skipped, "the entry has no scenario file", nil)
+        }
+        if let readError = file.readError { return done(.broken, readError, file.displayPath) }
+        if let first = file.errors.first {
+            let more = file.errors.count > 1 ? " (and \(file.errors.count - 1) more)" : ""
+            return done(.broken, "parse error: \(first.description)\(more)", file.displayPath)
+        }
+        guard let document = file.document else { return done(.broken, "the scenario file is empty", file.displayPath) }
+        let pickles = PickleCompiler().compile(document)
+        guard !pickles.isEmpty else { return done(.broken, "\(file.displayPath) has no scenarios", file.displayPath) }
+        let info = ScenarioRunner.stepInfo(document)
+        let anchors = RecordTag.anchors(of: entry)
+        var settings = self.settings
+        settings.entryDirectory = (item.location.file as NSString).deletingLastPathComponent
+
+        var attempts: [AttemptCheck] = []
+        for pickle in pickles {
+            let tags = pickle.tags.map(\.name)
+            let links = tags.compactMap(RecordTag.anchor)
+            let worldName = ScenarioWorlds.name(for: tags)
+            var verdict: CheckVerdict
+            var message: String?
+            var steps: [StepReport] = []
+            var rules: [String] = []
+            if pickle.steps.isEmpty {
+                verdict = .broken
+                message = "the scenario has no steps, so it checks nothing"
+            } else if let world = ScenarioWorlds.named(worldName) {
+                let result = world.run(pickle, stepInfo: info, settings: settings)
+                steps = result.steps
+                rules = result.rules
+                (verdict, message) = Self.verdict(for: result)
+            } else {
+                verdict = .broken
+                message = "no world named '\(worldName)' (known: \(ScenarioWorlds.all.map(\.name).joined(separator: ", ")))"
+                steps = pickle.steps.map { StepReport(keyword: nil, text: $0.text, status: .skipped, message: nil, line: nil) }
+            }
+            let targets: [String?] = links.isEmpty ? [nil] : links.map(\.anchor)
+            for (index, anchor) in targets.enumerated() {
+                var recordVerdict = verdict
+                var recordMessage = message
+                if let anchor, !anchors.contains(anchor) || !(links[index].valid) {
+                    recordVerdict = .broken
+                    recordMessage = "tag @\(anchor) names no record of the entry (it has \(anchors.sorted().joined(separator: ", ")))"
+                }
+                attempts.append(AttemptCheck(anchor: anchor, scenario: pickle.name, verdict: recordVerdict, message: recordMessage,
+                                             line: pickle.location.line, steps: steps, rules: rules))
+            }
+        }
+        let (verdict, reason) = Self.entryVerdict(attempts)
+        return done(verdict, reason, file.displayPath, attempts)
+    }
+
+    /// A scenario's verdict: passed → reproduces, failed → stale, undefined/ambiguous/pending →
+    /// broken, skipped for a missing requirement → skipped.
+    static func verdict(for result: ScenarioResult) -> (CheckVerdict, String?) {
+        if result.hasDefinitionProblem {
+            let problems = result.steps.filter { $0.status == .undefined || $0.status == .ambiguous }
+            let first = problems[0]
+            let what = first.message.map { $0.hasPrefix("no step definition") ? "undefined step '\(first.text)'" : $0 } ?? first.status.rawValue
+            return (.broken, what + (problems.count > 1 ? " (and \(problems.count - 1) more undefined or ambiguous steps)" : ""))
+        }
+        switch result.status {
+        case .passed: return (.reproduces, nil)
+        case .failed: return (.stale, result.message)
+        case .skipped: return (.skipped, result.message)
+        case .pending: return (.broken, "pending step: \(result.message ?? "")")
+        case .undefined, .ambiguous: return (.broken, result.message)
+        }
+    }
+
+    /// The entry's verdict from its records': broken before stale before skipped before reproduces.
+    static func entryVerdict(_ attempts: [AttemptCheck]) -> (CheckVerdict, String?) {
+        func label(_ a: AttemptCheck) -> String { a.anchor ?? "scenario '\(a.scenario)'" }
+        func firstLine(_ text: String?) -> String { text?.split(separator: "\n").first.map(String.init) ?? "" }
+        for verdict in [CheckVerdict.broken, .stale, .skipped] {
+            let matching = attempts.filter { $0.verdict == verdict }
+            guard let first = matching.first else { continue }
+            let names = matching.map(label)
+            var unique: [String] = []
+            for name in names where !unique.contains(name) { unique.append(name) }
+            switch verdict {
+            case .stale:
+                return (.stale, "\(unique.joined(separator: ", ")) no longer \(unique.count == 1 ? "reproduces" : "reproduce"): \(firstLine(first.message))")
+            case .broken:
+                return (.broken, "\(unique.joined(separator: ", ")): \(firstLine(first.message))")
+            default:
+                return (.skipped, firstLine(first.message))
+            }
+        }
+        return (.reproduces, nil)
+    }
+}
