@@ -69,6 +69,12 @@ public struct CommandContext: Sendable {
         TerminalStyle(enabled: stderr.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
     }
 
+    /// Where `kb` keeps derived data (search index, check report): `.kb` of the working
+    /// directory, or `KB_CACHE`.
+    public var cacheDirectory: String {
+        EntryLocator.absolute(environment["KB_CACHE"] ?? ".kb", workingDirectory: workingDirectory)
+    }
+
     /// The `entries` folder of the working directory (or `KB_ENTRIES`).
     public var entriesDirectory: String {
         EntryLocator.absolute(environment["KB_ENTRIES"] ?? "entries", workingDirectory: workingDirectory)

@@ -1,0 +1,202 @@
+import Foundation
+
+/// `kb search`: entries ranked by how well they match a symptom.
+public struct SearchCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "search",
+        abstract: "Search entries by symptom, in any language.",
+        usage: "kb search <query> ... [--lang <lang>] [--tag <tag>] [--status <status>] [--limit <n>] [--format text|json]",
+        discussion: """
+        Words may be Chinese, Korean, Japanese or English, mixed with API names \
+        ("toolbarColorScheme 不生效"). The index in .kb/index is built on first use and rebuilt \
+        when an entry changes. 'kb analyze TEXT' shows the tokens a text becomes.
+        """,
+        arguments: [.init("query", help: "The symptom to look for.")],
+        options: [
+            .init(["--lang"], value: "lang", help: "Only entries in this language ('zh' matches zh-Hans and zh-Hant)."),
+            .init(["--tag"], value: "tag", help: "Only entries with this tag."),
+            .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open."),
+            .init(["--limit"], value: "n", help: "At most this many results (default: 10)."),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+            .init(["--bench"], value: "n", help: "Measure in-process query latency over n repetitions and print JSON (for make bench)."),
+        ]
+    )
+
+    public let query: String
+    public let filter: EntryFilter
+    public let limit: Int
+    public let format: String
+    public let benchRepetitions: Int?
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing query") }
+        query = arguments.positionals.joined(separator: " ")
+        filter = try EntryFilter(arguments)
+        limit = try arguments.int("--limit", default: 10, range: 1...1000)
+        format = try arguments.choice("--format", ["text", "json"], default: "text")
+        benchRepetitions = arguments.value("--bench") == nil ? nil : try arguments.int("--bench", default: 1000)
+    }
+
+    var filters: SearchFilters {
+        SearchFilters(langs: filter.lang.map { [$0] } ?? [], tags: filter.tag.map { [$0] } ?? [],
+                      statuses: filter.status.map { [$0.rawValue] } ?? [])
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index")
+        let (index, freshness, problems) = try store.open()
+        if freshness != .reused {
+            context.stderr.print(context.errorStyle.dim("search index \(freshness.rawValue): \(index.documentCount) entries"))
+        }
+        for problem in problems { context.stderr.print(problem.formatted) }
+        if let repetitions = benchRepetitions {
+            return try bench(index, repetitions: repetitions, context: context)
+        }
+        let results = index.search(query: query, filters: filters, limit: limit)
+        if format == "json" {
+            context.stdout.print(try JSONOutput.string(results.enumerated().map { rank, result in
+                SearchHit(rank: rank + 1, result: result, index: index)
+            }))
+            return results.isEmpty ? ExitCode.failure : ExitCode.success
+        }
+        guard !results.isEmpty else {
+            context.stderr.print("No entry matches '\(query)'. Try other words, 'kb analyze \(query)' to see its tokens, or 'kb list' to browse.")
+            return ExitCode.failure
+        }
+        let style = context.style
+        for (rank, result) in results.enumerated() {
+            let doc = result.docIndex
+            let title = index.titles[doc]
+            context.stdout.print("\(rank + 1). \(style.bold(result.id))  \(style.dim("[\(index.langs[doc])]"))  \(title)")
+            if let snippet = result.snippet {
+                let where_ = result.field == .symptoms ? "symptom" : result.field.name
+                context.stdout.print("   \(style.dim(where_ + ":")) \(Self.highlight(snippet, style: style))")
+            }
+            var location = "entries/\(result.id)/entry.md"
+            if let anchor = result.anchor { location += "#\(anchor)" }
+            let matched = result.label.map { "  (matched in \($0))" } ?? ""
+            context.stdout.print("   \(style.cyan("→ " + location))\(style.dim(matched))")
+        }
+        return ExitCode.success
+    }
+
+    /// The snippet with matches in bold on a terminal (plain text otherwise), on one line.
+    static func highlight(_ snippet: SearchSnippet, style: TerminalStyle) -> String {
+        var out = snippet.truncatedStart ? "…" : ""
+        var cursor = snippet.text.startIndex
+        for range in snippet.highlightRanges {
+            out += snippet.text[cursor..<range.lowerBound]
+            out += style.bold(String(snippet.text[range]))
+            cursor = range.upperBound
+        }
+        out += snippet.text[cursor...]
+        if snippet.truncatedEnd { out += "…" }
+        return out.replacingOccurrences(of: "\n", with: " ")
+    }
+
+    struct SearchHit: Encodable {
+        let rank: Int
+        let id: String
+        let title: String
+        let lang: String
+        let score: Double
+        let field: String
+        let anchor: String?
+        let label: String?
+        let snippet: String?
+        let highlights: [[Int]]
+
+        init(rank: Int, result: SearchResult, index: SearchIndex) {
+            self.rank = rank
+            id = result.id
+            title = index.titles[result.docIndex]
+            lang = index.langs[result.docIndex]
+            score = result.score
+            field = result.field.name
+            anchor = result.anchor
+            label = result.label
+            snippet = result.snippet?.text
+            highlights = result.snippet?.highlights.map { [$0.lowerBound, $0.upperBound] } ?? []
+        }
+    }
+
+    func bench(_ index: SearchIndex, repetitions: Int, context: CommandContext) throws -> Int32 {
+        let queries = query.split(separator: "|").map(String.init)
+        var samples: [Double] = []
+        samples.reserveCapacity(repetitions)
+        for i in 0..<repetitions {
+            let q = queries[i % queries.count]
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = index.search(query: q, filters: filters, limit: limit)
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        samples.sort()
+        func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int(Double(samples.count) * p))] }
+        context.stdout.print(try JSONOutput.string(["queries": Double(queries.count), "repetitions": Double(repetitions),
+                                                    "p50_ms": percentile(0.5), "p99_ms": percentile(0.99)], pretty: false))
+        return ExitCode.success
+    }
+}
+
+/// `kb analyze`: the tokens a text becomes, like Elasticsearch's `_analyze`.
+public struct AnalyzeCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "analyze",
+        abstract: "Show the search tokens of a text (to see why a query does or does not match).",
+        usage: "kb analyze <text> ... [--query] [--format text|json]",
+        discussion: "Prints one token per line: position, token, kind (bigram, unigram, word, identifier, part).",
+        arguments: [.init("text", help: "The text to analyse.")],
+        options: [
+            .init(["--query"], help: "Analyse as a query (no unigrams where bigrams cover the text) instead of as a document."),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+        ]
+    )
+
+    public let text: String
+    public let asQuery: Bool
+    public let format: String
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing text") }
+        text = arguments.positionals.joined(separator: " ")
+        asQuery = arguments.flag("--query")
+        format = try arguments.choice("--format", ["text", "json"], default: "text")
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let tokens = SearchAnalyzer.analyze(text, mode: asQuery ? .query : .document)
+        if format == "json" {
+            context.stdout.print(try JSONOutput.string(tokens))
+            return ExitCode.success
+        }
+        for token in tokens {
+            context.stdout.print("\(token.position)\t\(token.text)\t\(token.kind.rawValue)")
+        }
+        return ExitCode.success
+    }
+}
+
+/// `kb index`: builds or refreshes the search index (`kb search` does this on demand).
+public struct IndexCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "index",
+        abstract: "Build or refresh the search index in .kb/index.",
+        usage: "kb index [--rebuild]",
+        options: [.init(["--rebuild"], help: "Rebuild even if no entry changed.")]
+    )
+
+    public let rebuild: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        rebuild = arguments.flag("--rebuild")
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let start = Date()
+        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index")
+        let (index, freshness, problems) = try store.open(forceRebuild: rebuild)
+        for problem in problems { context.stderr.print(problem.formatted) }
+        context.stdout.print("search index \(freshness.rawValue): \(index.documentCount) entries, \(index.tokenCount) tokens, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+        return ExitCode.success
+    }
+}

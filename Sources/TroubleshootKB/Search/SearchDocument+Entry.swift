@@ -1,0 +1,61 @@
+import Foundation
+
+/// How an entry's records become search fields (docs/search.md, "Entries as documents").
+extension SearchDocument {
+    public init(entry: Entry, url: String? = nil) {
+        let meta = entry.metadata
+        var fields: [SearchField: [FieldText]] = [:]
+        func add(_ field: SearchField, _ text: String, anchor: String? = nil, label: String? = nil) {
+            guard !text.isEmpty else { return }
+            fields[field, default: []].append(FieldText(text, anchor: anchor, label: label))
+        }
+        add(.title, meta.title)
+        if let heading = entry.titleHeading, heading != meta.title { add(.title, heading) }
+        for symptom in meta.symptoms { add(.symptoms, symptom, label: "symptom") }
+        for api in meta.apis { add(.apis, api) }
+        if let problem = entry.problem { add(.problem, problem.text, label: problem.heading) }
+        add(.body, meta.summary)
+        for attempt in entry.attempts {
+            let prefix = Self.headingPrefix(attempt)
+            for part in attempt.parts where !part.text.isEmpty {
+                let label = "\(prefix) — \(Self.labelAsWritten(part))"
+                switch part.role {
+                case .result, .failure, .cause:
+                    add(.attempts, part.text, anchor: attempt.anchor, label: label)
+                case .idea, .detail, .code:
+                    add(.body, part.text, anchor: attempt.anchor, label: label)
+                }
+            }
+            add(.body, attempt.title, anchor: attempt.anchor, label: prefix)
+        }
+        if let fix = entry.fix { add(.fix, fix.text, anchor: "fix", label: fix.heading) }
+        for section in [entry.sideEffects, entry.lessons] + entry.notes.map(Optional.some) {
+            guard let section else { continue }
+            add(.body, section.text, label: section.heading)
+        }
+        self.init(id: entry.id, lang: meta.lang, tags: meta.tags, status: meta.status?.rawValue ?? "",
+                  title: meta.title.isEmpty ? entry.id : meta.title, url: url, fields: fields)
+    }
+
+    /// `시도 2` of `시도 2: 제목`: the heading up to its title.
+    static func headingPrefix(_ attempt: Attempt) -> String {
+        guard !attempt.title.isEmpty, let range = attempt.heading.range(of: attempt.title, options: .backwards) else {
+            return attempt.heading
+        }
+        var prefix = String(attempt.heading[..<range.lowerBound])
+        while let last = prefix.unicodeScalars.last, VocabularyMatcher.isSeparator(last), last != ")" && last != "）" {
+            prefix.unicodeScalars.removeLast()
+        }
+        return prefix.isEmpty ? attempt.heading : prefix
+    }
+
+    /// The label as the writer wrote it (`결과`, `原因`), or the role for unlabelled blocks.
+    static func labelAsWritten(_ part: AttemptPart) -> String {
+        let text = part.block.plainText
+        let scalars = Array(text.unicodeScalars.prefix(VocabularyMatcher.labelWindow))
+        if let colon = scalars.firstIndex(where: VocabularyMatcher.isColon), text.unicodeScalars.count > part.text.unicodeScalars.count {
+            return String(String.UnicodeScalarView(scalars[..<colon])).trimmingSpaces()
+        }
+        return part.role.rawValue
+    }
+}
