@@ -37,7 +37,9 @@ public enum CodeDetector {
         regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
-    static let bulletMarkers: Set<Character> = ["•", "·", "◦", "‣", "▪", "●", "○", "■", "□", "※", "→", "⁃"]
+    static let bulletMarkers: Set<Character> = ["•", "·", "・", "◦", "‣", "▪", "●", "○", "■", "□", "※", "→", "⁃"]
+    /// A chat timestamp (`[10:42]`, `10:42 AM`) starts a message, never code.
+    static let chatTimestamp = regex(#"^\[?\d{1,2}:\d{2}(:\d{2})?\s*([AaPp][Mm])?\]?\s"#)
 
     /// Whether the (trimmed) line starts with a list bullet of pasted text (`• `, `- `, `* `).
     static func isBullet(_ trimmed: String) -> Bool {
@@ -86,7 +88,7 @@ public enum CodeDetector {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return .neutral }
         if isComment(trimmed) { return .code }
-        if bulletMarkers.contains(trimmed.first!) { return .prose }
+        if bulletMarkers.contains(trimmed.first!) || matches(chatTimestamp, trimmed) { return .prose }
         if hasCJK(codePart(trimmed)) { return .prose }
         if matches(shellPrompt, trimmed) { return .code }
         if matches(importLine, trimmed) || matches(attribute, trimmed) || matches(objcMethod, trimmed) { return .code }
@@ -137,12 +139,16 @@ public enum CodeDetector {
                                            (".sh", "sh"), (".json", "json")] where name.hasSuffix(suffix) {
                     return language
                 }
+                if let dot = name.lastIndex(of: "."), name.index(after: dot) < name.endIndex,
+                   name[name.index(after: dot)...].allSatisfy({ $0.isLetter }), !name.hasSuffix("..") {
+                    return "text"
+                }
             }
         }
         let body = trimmed.filter { !isComment($0) }
         if body.isEmpty { return "text" }
         let prompts = body.filter { matches(shellPrompt, $0) || matches(shellCommand, $0) }.count
-        if prompts * 2 >= body.count { return "sh" }
+        if prompts * 2 >= body.count || matches(shellPrompt, body[0]) { return "sh" }
         if let first = body.first, first.hasPrefix("{") || first.hasPrefix("["),
            body.contains(where: { $0.hasPrefix("\"") }), !body.contains(where: { matches(declaration, $0) }) {
             return "json"

@@ -82,11 +82,15 @@ public struct EntryImporter: Sendable {
             if ImportText.scalarCount(summary) > 80 { break }
         }
         if summary.isEmpty { summary = document.title }
-        var symptoms = Array(problemTexts.prefix(3)).compactMap { text -> String? in
+        // Symptoms: the first sentences of the problem's paragraphs and items, cut to a phrase
+        // (intros ending in a colon and very short lines say nothing about the problem).
+        var symptoms = Array(problemTexts.compactMap { text -> String? in
             let first = ImportText.sentences(text.replacingOccurrences(of: "\n", with: " ")).first ?? text
+            let trimmed = first.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasSuffix(":") || trimmed.hasSuffix("：") || ImportText.scalarCount(trimmed) < 8 { return nil }
             let phrase = ImportText.clause(first, limit: 60)
             return phrase.isEmpty ? nil : phrase
-        }
+        }.prefix(3))
         if symptoms.isEmpty { symptoms = [document.title] }
         todos.append("summary and symptoms were drafted from the problem statement; rewrite the summary as the answer and the symptoms as search phrases")
 
@@ -112,7 +116,7 @@ public struct EntryImporter: Sendable {
                 case .paragraph(let lines): prose += lines
                 case .list(let items): prose += items.map(\.text)
                 case .heading(_, let text): prose.append(text)
-                case .code(_, let lines): code += lines
+                case .code(let language, let lines) where language == "swift" || language == "objc": code += lines
                 default: break
                 }
             }
@@ -143,12 +147,22 @@ public struct EntryImporter: Sendable {
         }.joined(separator: "\n")
     }
 
+    static let chatPrefix = try! NSRegularExpression(pattern: #"^\[?\d{1,2}:\d{2}(:\d{2})?\s*([AaPp][Mm])?\]?\s*[^\s:：]{1,32}[:：]\s*"#)
+
+    /// A line without a chat message's timestamp and speaker (`[09:58] maria: `).
+    static func withoutChatPrefix(_ line: String) -> String {
+        guard let match = chatPrefix.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+              let range = Range(match.range, in: line) else { return line }
+        return String(line[range.upperBound...])
+    }
+
     /// Texts of the problem statement: the problem section, else the text before the first heading.
     static func problemTexts(_ document: DraftDocument) -> [String] {
         func texts(_ section: DraftSection) -> [String] {
             section.nodes.flatMap { node -> [String] in
                 switch node {
-                case .paragraph(let lines): return [ImportText.joinLines(lines)]
+                case .paragraph(let lines): return lines.contains(where: { chatPrefix.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil })
+                    ? lines.map(withoutChatPrefix) : [ImportText.joinLines(lines)]
                 case .list(let items): return items.filter { $0.level == 0 }.map(\.text)
                 default: return []
                 }

@@ -5,7 +5,7 @@ enum IdentifierExtractor {
     /// Identifiers with optional dotted members and an optional call or signature:
     /// `UINavigationBarAppearance`, `UIColor.label`, `navigationController?.navigationBar`,
     /// `toolbarColorScheme(_:for:)`, `configureWithTransparentBackground()`.
-    static let token = try! NSRegularExpression(pattern: #"(?<![\w.])\.?[A-Za-z_][A-Za-z0-9_]*(\??\.[A-Za-z_][A-Za-z0-9_]*)*(\((?:[A-Za-z_]*:)*\))?"#)
+    static let token = try! NSRegularExpression(pattern: #"(?<![\w.\-/])\.?[A-Za-z_][A-Za-z0-9_]*(\??\.[A-Za-z_][A-Za-z0-9_]*)*(\((?:[A-Za-z_]*:)*\))?"#)
     static let declared = try! NSRegularExpression(pattern: #"\b(?:func|let|var|class|struct|enum|protocol|actor|typealias|case)\s+([A-Za-z_][A-Za-z0-9_]*)"#)
 
     /// Product and platform names that look like identifiers but are not APIs.
@@ -20,6 +20,8 @@ enum IdentifierExtractor {
             // A dotted name counts when one of its parts looks like an identifier.
             return base.split(separator: ".").contains { part in isCamel(String(part.trimmingCharacters(in: CharacterSet(charactersIn: "?")))) }
         }
+        // Build settings and constants: `ENABLE_USER_SCRIPT_SANDBOXING`.
+        if base.count >= 6, base.contains("_"), base.allSatisfy({ $0.isUppercase || $0 == "_" || $0.isNumber }), base.first!.isLetter { return true }
         if core.hasSuffix(")") { return base.count > 2 && base.first!.isLetter && (isCamel(base) || core.contains(":")) }
         return isCamel(base)
     }

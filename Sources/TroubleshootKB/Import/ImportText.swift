@@ -82,7 +82,12 @@ enum ImportText {
             if "，,；;、—".contains(text[index]) { best = index }
         }
         if let best { return String(text[..<best]).trimmingCharacters(in: .whitespaces) }
-        return String(text.unicodeScalars.prefix(limit)).trimmingCharacters(in: .whitespaces) + "…"
+        let prefix = String(text.unicodeScalars.prefix(limit))
+        // Latin text: cut at the last space rather than inside a word.
+        if let space = prefix.lastIndex(of: " "), prefix.distance(from: prefix.startIndex, to: space) > limit / 2 {
+            return String(prefix[..<space]) + "…"
+        }
+        return prefix.trimmingCharacters(in: .whitespaces) + "…"
     }
 
     static let urlPattern = try! NSRegularExpression(pattern: #"https?://[^\s<>()\[\]「」『』【】（）、，。]+"#)

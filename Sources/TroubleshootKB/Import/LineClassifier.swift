@@ -170,6 +170,17 @@ public enum LineClassifier {
         return blocks
     }
 
+    /// A line after a shell command that is its output rather than the write-up going on:
+    /// no CJK, no bullet, no chat timestamp, not an English sentence, not a label or heading.
+    static func isCommandOutput(_ t: String) -> Bool {
+        if CodeDetector.hasCJK(t) || CodeDetector.isBullet(t) || CodeDetector.bulletMarkers.contains(t.first!) { return false }
+        if CodeDetector.matches(CodeDetector.chatTimestamp, t) || CodeDetector.matches(CodeDetector.sentence, t) { return false }
+        let matcher = VocabularyMatcher.shared
+        if matcher.label(in: t, allowed: StructureMapper.allLabels) != nil || matcher.attemptHeading(t) != nil { return false }
+        if let split = ImportText.splitAtLabelColon(t), matcher.section(forHeading: split.head) != nil { return false }
+        return true
+    }
+
     static func leadingCount(_ line: String) -> Int {
         line.prefix { $0 == " " || $0 == "\t" || $0 == "\u{3000}" }.count
     }
@@ -180,9 +191,15 @@ public enum LineClassifier {
     static func codeRunEnd(_ lines: [String], from start: Int) -> Int {
         var depth = max(0, CodeDetector.depthChange(lines[start]))
         var inBlockComment = trim(lines[start]).hasPrefix("/*") && !lines[start].contains("*/")
+        let isShell = CodeDetector.matches(CodeDetector.shellPrompt, trim(lines[start]))
         var j = start + 1
         while j < lines.count {
             let t = trim(lines[j])
+            // After a `$ ` prompt, the command's output runs up to a blank line or a line of prose.
+            if isShell, !t.isEmpty, CodeDetector.signal(lines[j]) != .code, isCommandOutput(t) {
+                j += 1
+                continue
+            }
             if t.isEmpty {
                 guard let k = (j..<lines.count).first(where: { !trim(lines[$0]).isEmpty }) else { break }
                 let signal = CodeDetector.signal(lines[k])

@@ -73,13 +73,7 @@ struct StructureMapper {
                     apply(decision, state: state)
                     continue
                 }
-                if state.inAttempt, let item = labelledItem(lines[0], allowed: StructureBuilder.attemptLabels, level: 0, ordinal: nil) {
-                    var item = item
-                    if lines.count > 1 { item.text += "\n" + lines.dropFirst().joined(separator: "\n") }
-                    state.appendLabelled(item)
-                } else {
-                    state.append(.paragraph(lines))
-                }
+                mapParagraph(lines, state: state)
             case .list(let items):
                 mapList(items, state: state)
             case .code(let language, let lines):
@@ -100,6 +94,52 @@ struct StructureMapper {
             }
         }
         return document
+    }
+
+    /// A paragraph of several lines. Pasted text (chat above all) puts one thought per line, so a
+    /// line that is an attempt heading, a `Section: text` line or (in an attempt) a label starts
+    /// a new block even without a blank line before it.
+    private func mapParagraph(_ lines: [String], state: State) {
+        var group: [String] = []
+        func flush() {
+            guard let first = group.first else { return }
+            if state.inAttempt, var item = labelledItem(first, allowed: StructureBuilder.attemptLabels, level: 0, ordinal: nil) {
+                if group.count > 1 { item.text += "\n" + group.dropFirst().joined(separator: "\n") }
+                state.appendLabelled(item)
+            } else {
+                state.append(.paragraph(group))
+            }
+            group = []
+        }
+        for (index, line) in lines.enumerated() {
+            // A chat message (`[10:31] jun: …`) ends a labelled block.
+            if !group.isEmpty, CodeDetector.matches(CodeDetector.chatTimestamp, line),
+               labelledItem(group[0], allowed: StructureBuilder.attemptLabels, level: 0, ordinal: nil) != nil {
+                flush()
+            }
+            if let decision = decide(line, inList: false, hasNext: true, state: state) {
+                var starts = false
+                switch decision {
+                case .attempt: starts = true
+                case .section:
+                    // `Fix: text` anywhere; a bare section word (`概要`, `解決策`) as the first line,
+                    // with its text on the next lines (wiki style).
+                    starts = ImportText.splitAtLabelColon(line).map { matcher.section(forHeading: $0.head) != nil } ?? false
+                    starts = starts || (index == 0 && group.isEmpty && isBareHeading(line))
+                default: starts = false
+                }
+                if starts {
+                    flush()
+                    apply(decision, state: state)
+                    continue
+                }
+            }
+            if state.inAttempt, !group.isEmpty, labelledItem(line, allowed: StructureBuilder.attemptLabels, level: 0, ordinal: nil) != nil {
+                flush()
+            }
+            group.append(line)
+        }
+        flush()
     }
 
     private func collectURLs(_ text: String, into state: State) {
