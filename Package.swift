@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(
             name: "TroubleshootKBTests",
             dependencies: ["TroubleshootKB"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Import/Fixtures"]
         ),
     ]
 )
