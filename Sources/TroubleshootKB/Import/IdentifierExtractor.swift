@@ -79,7 +79,7 @@ enum IdentifierExtractor {
     }
 
     static let stopWords: Set<String> = ["the", "a", "an", "of", "to", "in", "on", "for", "with", "and", "or", "when", "is", "are",
-                                         "by", "from", "at", "vs", "not", "no", "after", "before", "via"]
+                                         "by", "from", "at", "vs", "via"]
     static let platformWords: Set<String> = ["ios", "ipados", "macos", "tvos", "watchos", "visionos"]
 
     /// An id from the title's ASCII words and API names (`TodoListView 헤더 … UI` → `todo-list-view-ui`),

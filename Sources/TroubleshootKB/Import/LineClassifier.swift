@@ -122,7 +122,7 @@ public enum LineClassifier {
                 var run: [String] = []
                 while i < lines.count {
                     let u = trim(lines[i])
-                    if isURLLine(u) { run.append(u) } else if let item = listMarker(u), isURLLine(item.text) { run.append(item.text) } else { break }
+                    if let item = listMarker(u), isURLLine(item.text) { run.append(item.text) } else if isURLLine(u) { run.append(u) } else { break }
                     i += 1
                 }
                 blocks.append(.links(run))
