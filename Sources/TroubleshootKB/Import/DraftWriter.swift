@@ -103,7 +103,7 @@ struct DraftWriter {
     static func escapeLine(_ line: String) -> String {
         var line = escapeInline(line)
         if isATXHeadingStart(line) || line.hasPrefix(">") || line.hasPrefix("```") || line.hasPrefix("~~~") || line.hasPrefix("+ ")
-            || line.hasPrefix("= ") || line.hasPrefix("<") {
+            || line.hasPrefix("= ") || line.hasPrefix("<") || (!line.isEmpty && line.allSatisfy({ $0 == "-" || $0 == "=" })) {
             line = "\\" + line
         }
         return line
