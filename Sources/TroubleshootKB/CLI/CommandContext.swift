@@ -52,12 +52,21 @@ public struct CommandContext: Sendable {
     public var stdout: OutputStream
     public var stderr: OutputStream
     public var environment: [String: String]
+    /// Reads all of standard input (`kb import -`); tests pass their own text.
+    public var readStandardInput: @Sendable () -> [UInt8]
 
-    public init(workingDirectory: String, stdout: OutputStream, stderr: OutputStream, environment: [String: String]) {
+    public init(workingDirectory: String, stdout: OutputStream, stderr: OutputStream, environment: [String: String],
+                readStandardInput: @escaping @Sendable () -> [UInt8] = CommandContext.readProcessStandardInput) {
         self.workingDirectory = workingDirectory
         self.stdout = stdout
         self.stderr = stderr
         self.environment = environment
+        self.readStandardInput = readStandardInput
+    }
+
+    /// All bytes of the process's standard input.
+    public static let readProcessStandardInput: @Sendable () -> [UInt8] = {
+        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
     }
 
     /// Styles for standard output: ANSI colour on a terminal unless `NO_COLOR` is set.

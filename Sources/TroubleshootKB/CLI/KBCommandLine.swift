@@ -6,7 +6,7 @@ public enum KBCommandLine {
     /// Every subcommand, in the order `kb --help` lists them.
     nonisolated(unsafe) public static var commands: [any KBCommand.Type] = [
         LintCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, AnalyzeCommand.self, IndexCommand.self,
-        ExportCommand.self, CheckCommand.self, ScenarioCommand.self, RenderCommand.self,
+        ExportCommand.self, ImportCommand.self, CheckCommand.self, ScenarioCommand.self, RenderCommand.self,
     ]
 
     static let rootHelp = """

@@ -43,10 +43,13 @@ enum TestSupport {
     }
 
     /// Runs `kb` in-process with captured output.
-    static func kb(_ arguments: [String], in directory: String, environment: [String: String] = [:]) -> (code: Int32, stdout: String, stderr: String) {
+    static func kb(_ arguments: [String], in directory: String, environment: [String: String] = [:],
+                   stdin: String = "") -> (code: Int32, stdout: String, stderr: String) {
         let out = OutputStream(capturingAsTerminal: false)
         let err = OutputStream(capturingAsTerminal: false)
-        let context = CommandContext(workingDirectory: directory, stdout: out, stderr: err, environment: environment)
+        let input = Array(stdin.utf8)
+        let context = CommandContext(workingDirectory: directory, stdout: out, stderr: err, environment: environment,
+                                     readStandardInput: { input })
         let code = KBCommandLine.main(arguments, context: context)
         return (code, out.text, err.text)
     }
