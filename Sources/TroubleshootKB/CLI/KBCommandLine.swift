@@ -5,7 +5,7 @@ import Foundation
 public enum KBCommandLine {
     /// Every subcommand, in the order `kb --help` lists them.
     nonisolated(unsafe) public static var commands: [any KBCommand.Type] = [
-        LintCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self,
+        LintCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, BuildCommand.self,
     ]
 
     static let rootHelp = """
