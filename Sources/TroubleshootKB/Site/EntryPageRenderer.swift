@@ -110,7 +110,7 @@ struct EntryPageRenderer {
 
     func section(_ section: Section, id: String, fallbackHeading: String, className: String = "", afterHeading: String = "") -> String {
         let heading = section.headingBlock.map(Fragments.headingContent) ?? HTML.escape(fallbackHeading)
-        var out = "<section \(HTML.attribute("id", id)) class=\"entry-section \(HTML.escape(className))\">\n"
+        var out = "<section \(HTML.attribute("id", id)) \(HTML.attribute("class", className.isEmpty ? "entry-section" : "entry-section " + className))>\n"
         out += "<h2>\(heading)</h2>\n"
         out += afterHeading
         for block in section.blocks { out += Fragments.blockHTML(block) }

@@ -283,8 +283,8 @@ public struct SiteBuilder: Sendable {
     // MARK: validate
 
     func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws -> [(Entry, (name: String, text: String)?)] {
-        let kb = KnowledgeBase(items: parsed.items, locatorDiagnostics: locatorDiagnostics)
-        let diagnostics = Linter().lint(kb, knownIDs: LintCommand.knownIDs(for: locations))
+        let diagnostics = Self.lint(parsed.items, locatorDiagnostics: locatorDiagnostics, knownIDs: LintCommand.knownIDs(for: locations),
+                                    progress: progress)
         for diagnostic in diagnostics { report(diagnostic) }
         let errors = diagnostics.filter { $0.severity == .error }
         if let first = errors.first {
@@ -298,6 +298,36 @@ public struct SiteBuilder: Sendable {
             result.append((entry, scenario))
         }
         return result
+    }
+
+    /// `Linter.lint(_:knownIDs:)` spread over the cores: the same rules and the same order.
+    static func lint(_ items: [KnowledgeBase.Item], locatorDiagnostics: [Diagnostic], knownIDs: Set<String>,
+                     progress: @Sendable (SiteBuildStep, Int, Int) -> Void) -> [Diagnostic] {
+        let count = items.count
+        let results = UnsafeMutableBufferPointer<[Diagnostic]>.allocate(capacity: count)
+        results.initialize(repeating: [])
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: count) { position in
+            let item = items[position]
+            let kb = KnowledgeBase(items: [item], locatorDiagnostics: [])
+            output[position] = Linter().lint(kb, knownIDs: knownIDs)
+            progress(.validate, counter.increment(), count)
+        }
+        var diagnostics = locatorDiagnostics
+        for result in results { diagnostics += result }
+        var firstPathForID: [String: String] = [:]
+        for item in items {
+            guard let entry = item.entry else { continue }
+            if let other = firstPathForID[entry.id] {
+                diagnostics.append(Diagnostic(path: entry.path, location: entry.metadata.locations["id"], severity: .error,
+                                              message: "id '\(entry.id)' is also used by \(other)", rule: "duplicate-id"))
+            } else {
+                firstPathForID[entry.id] = entry.path
+            }
+        }
+        return Linter.sorted(diagnostics)
     }
 
     // MARK: index

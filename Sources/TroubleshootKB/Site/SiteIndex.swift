@@ -1,3 +1,5 @@
+import Dispatch
+
 /// An entry with what the site shows beside it: its scenario file and its latest check result.
 struct SiteEntry: Sendable {
     let entry: Entry
@@ -84,16 +86,18 @@ struct SiteIndex: Sendable {
         let tags = byTag.keys.sorted().map { ($0, byTag[$0]!.sorted(by: newestFirst)) }
         let languages = byLang.keys.sorted().map { ($0, byLang[$0]!.sorted(by: newestFirst)) }
 
+        // Symptom links per entry, worked out in parallel (matching phrases against attempts is the slow part).
+        let count = entries.count
+        let perEntry = UnsafeMutableBufferPointer<[SymptomLink]>.allocate(capacity: count)
+        perEntry.initialize(repeating: [])
+        defer { perEntry.deinitialize(); perEntry.deallocate() }
+        nonisolated(unsafe) let output = perEntry
+        DispatchQueue.concurrentPerform(iterations: count) { position in
+            output[position] = symptomLinks(of: entries[position].entry, position: position)
+        }
         var groups: [ScriptLanguage: [SymptomLink]] = [:]
-        for (position, item) in entries.enumerated() {
-            var seen = Set<String>()
-            for (number, phrase) in item.meta.symptoms.enumerated() {
-                let trimmed = phrase.trimmingSpaces()
-                guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { continue }
-                let language = ScriptLanguage.detect(trimmed)
-                let fragment = attemptQuoting(trimmed, in: item.entry) ?? "symptom-\(number + 1)"
-                groups[language, default: []].append(SymptomLink(phrase: trimmed, language: language, entry: position, fragment: fragment))
-            }
+        for links in perEntry {
+            for link in links { groups[link.language, default: []].append(link) }
         }
         let symptoms = ScriptLanguage.displayOrder.compactMap { language -> (ScriptLanguage, [SymptomLink])? in
             guard let links = groups[language] else { return nil }
@@ -109,13 +113,25 @@ struct SiteIndex: Sendable {
                          symptoms: symptoms, feed: feed, updated: updated)
     }
 
-    /// The anchor of the one attempt whose title or observed failure quotes `phrase`, if exactly one does.
-    static func attemptQuoting(_ phrase: String, in entry: Entry) -> String? {
-        guard phrase.count >= 6 else { return nil }
-        let needle = phrase.lowercased()
-        let matches = entry.attempts.filter { attempt in
-            attempt.title.lowercased().contains(needle) || attempt.failure.lowercased().contains(needle)
+    /// The symptom phrases of one entry, each linking to the phrase on the entry page or to the
+    /// one attempt whose title or observed failure quotes it.
+    static func symptomLinks(of entry: Entry, position: Int) -> [SymptomLink] {
+        var attemptTexts: [(anchor: String, text: String)]? = nil
+        var seen = Set<String>()
+        var links: [SymptomLink] = []
+        for (number, phrase) in entry.metadata.symptoms.enumerated() {
+            let trimmed = phrase.trimmingSpaces()
+            guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { continue }
+            var fragment = "symptom-\(number + 1)"
+            if trimmed.count >= 6 && !entry.attempts.isEmpty {
+                let texts = attemptTexts ?? entry.attempts.map { ($0.anchor, ($0.title + "\n" + $0.failure).lowercased()) }
+                attemptTexts = texts
+                let needle = trimmed.lowercased()
+                let matches = texts.filter { $0.text.contains(needle) }
+                if matches.count == 1 { fragment = matches[0].anchor }
+            }
+            links.append(SymptomLink(phrase: trimmed, language: ScriptLanguage.detect(trimmed), entry: position, fragment: fragment))
         }
-        return matches.count == 1 ? matches[0].anchor : nil
+        return links
     }
 }
