@@ -102,15 +102,16 @@ public struct SiteBuilder: Sendable {
             base = .root
         }
         let loaded = try load()
-        let parsed = try parse(loaded)
-        let valid = try validate(parsed, locations: loaded.locations, locatorDiagnostics: loaded.locatorDiagnostics)
-        let index = try makeIndex(valid, report: loaded.checkReport)
+        let (locations, locatorDiagnostics, checkReport, assets) = (loaded.locations, loaded.locatorDiagnostics, loaded.checkReport, loaded.assets)
+        let parsed = try parse(loaded) // the file bytes are not needed after this
+        let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
+        let index = try makeIndex(valid, report: checkReport)
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
                                     sources: [options.entriesDirectory, options.assetsDirectory])
         do {
             let pages = try render(index, base: base, into: writer)
-            try write(assets: loaded.assets, pages: Set(index.pagePaths), into: writer)
+            try write(assets: assets, pages: Set(index.pagePaths), into: writer)
             try writer.commit()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
