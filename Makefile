@@ -1,4 +1,4 @@
-# TroubleshootKB — `make run` builds and checks the knowledge base; `make test` runs every test.
+# TroubleshootKB — `make run` checks the knowledge base and builds the site; `make test` runs every test.
 SWIFT ?= swift
 KB := .build/release/kb
 BENCH_N ?= 10000
@@ -8,6 +8,8 @@ BENCH_N ?= 10000
 run: deps build
 	$(KB) lint entries
 	$(KB) list
+	$(KB) build --out _site
+	@echo "Open file://$(CURDIR)/_site/index.html"
 
 build: deps
 	$(SWIFT) build -c release --product kb

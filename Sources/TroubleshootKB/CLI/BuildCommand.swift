@@ -1,0 +1,115 @@
+import Foundation
+import Dispatch
+
+/// `kb build`: the static site.
+public struct BuildCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "build",
+        abstract: "Build the static site (default: _site/).",
+        usage: "kb build [--out <dir>] [--base-url <path-or-url>] [--unsafe-html]",
+        discussion: """
+        Reads entries/ (or KB_ENTRIES), the static files in site/ (or KB_SITE) and, when present,
+        .kb/check-report.json. Lint errors stop the build; the previous site is replaced only when
+        the new one is complete. Pages link to each other relatively, so the site works on any
+        host, under a sub-path and straight from disk. See docs/site.md.
+        """,
+        options: [
+            .init(["--out"], value: "dir", help: "Output folder (default: _site)."),
+            .init(["--base-url"], value: "path-or-url", help: "Where the site is served (/kb/ or https://example.com/kb/); used only in sitemap.xml, feed.xml and canonical links."),
+            .init(["--unsafe-html"], help: "Keep raw HTML written in entries (omitted by default)."),
+        ]
+    )
+
+    public let out: String
+    public let baseURL: String?
+    public let unsafeHTML: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("unexpected argument '\(arguments.positionals[0])'")
+        }
+        out = arguments.value("--out") ?? "_site"
+        guard !out.isEmpty else { throw UsageError("'--out' needs a folder") }
+        baseURL = arguments.value("--base-url")
+        if let baseURL, BaseURL(parsing: baseURL) == nil {
+            throw UsageError("'--base-url' must be a path starting with / (like /kb/) or an http(s) URL, got '\(baseURL)'")
+        }
+        unsafeHTML = arguments.flag("--unsafe-html")
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let workingDirectory = context.workingDirectory
+        let options = SiteBuilder.Options(
+            entriesDirectory: context.entriesDirectory,
+            assetsDirectory: EntryLocator.absolute(context.environment["KB_SITE"] ?? "site", workingDirectory: workingDirectory),
+            outputDirectory: EntryLocator.absolute(out, workingDirectory: workingDirectory),
+            workingDirectory: workingDirectory,
+            checkReportPath: EntryLocator.absolute(SiteCheckReport.relativePath, workingDirectory: workingDirectory),
+            baseURL: baseURL, unsafeHTML: unsafeHTML)
+        let errorStyle = context.errorStyle
+        let stderr = context.stderr
+        let progress = ProgressLine(stream: stderr, enabled: stderr.isTerminal)
+        let builder = SiteBuilder(
+            options: options,
+            report: { diagnostic in
+                progress.clear()
+                stderr.print(LintCommand.format(diagnostic, style: errorStyle))
+            },
+            progress: { step, done, total in progress.update(step.rawValue, done, total) })
+        let summary: SiteBuilder.Summary
+        do {
+            summary = try builder.build()
+        } catch let error as SiteBuildError {
+            progress.clear()
+            stderr.print("Error: build failed at \(error.step.rawValue): \(error.path): \(error.message)")
+            return ExitCode.failure
+        }
+        progress.clear()
+        let shown = EntryLocator.displayPath(summary.output, workingDirectory: workingDirectory)
+        context.stdout.print("Built \(summary.entries) \(summary.entries == 1 ? "entry" : "entries"), \(summary.pages) pages, "
+            + "\(Self.formatBytes(summary.bytes)) in \(String(format: "%.2f", summary.seconds)) s → \(shown)/index.html")
+        return ExitCode.success
+    }
+
+    static func formatBytes(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        if bytes < 1024 * 1024 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
+        return String(format: "%.1f MiB", Double(bytes) / 1024 / 1024)
+    }
+}
+
+/// A progress line on standard error, redrawn in place at most ten times a second, only on a
+/// terminal (nothing is written otherwise, so logs stay clean).
+final class ProgressLine: @unchecked Sendable {
+    private let stream: OutputStream
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDraw: UInt64 = 0
+    private var visible = false
+
+    init(stream: OutputStream, enabled: Bool) {
+        self.stream = stream
+        self.enabled = enabled
+    }
+
+    func update(_ step: String, _ done: Int, _ total: Int) {
+        guard enabled, total >= 200 else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.lock(); defer { lock.unlock() }
+        guard done == total || now - lastDraw > 100_000_000 else { return }
+        lastDraw = now
+        let percent = total == 0 ? 100 : done * 100 / total
+        stream.write("\r\u{1B}[K\(step) \(done)/\(total) (\(percent)%)")
+        stream.flush()
+        visible = true
+    }
+
+    func clear() {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        guard visible else { return }
+        stream.write("\r\u{1B}[K")
+        stream.flush()
+        visible = false
+    }
+}

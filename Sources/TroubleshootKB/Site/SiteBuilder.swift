@@ -1,0 +1,423 @@
+import Foundation
+import Dispatch
+
+/// A step of the site build, named in errors.
+public enum SiteBuildStep: String, Sendable, CaseIterable {
+    /// Find entry files, read them, the check report and the asset list.
+    case load
+    /// Parse each entry (Markdown rendered to HTML by cmark) and read its scenario file.
+    case parse
+    /// Lint every entry; errors stop the build.
+    case validate
+    /// Group entries by tag and language, collect symptoms, order the feed.
+    case index
+    /// Turn the index into pages.
+    case render
+    /// Write the pages and assets into the staging folder and swap it in.
+    case write
+}
+
+/// Why a build stopped: the step, the file involved and what went wrong.
+public struct SiteBuildError: Error, Sendable, CustomStringConvertible {
+    public let step: SiteBuildStep
+    public let path: String
+    public let message: String
+
+    public init(step: SiteBuildStep, path: String, message: String) {
+        self.step = step
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(step.rawValue): \(path): \(message)" }
+}
+
+/// The static site pipeline: load → parse → validate → index → render → write.
+/// Every step runs over all entries before the next starts; parsing and rendering use all cores.
+public struct SiteBuilder: Sendable {
+    public struct Options: Sendable {
+        /// The folder that holds `<id>/entry.md`.
+        public var entriesDirectory: String
+        /// Static files copied as they are (`site/`: `assets/style.css`, `assets/app.js`, …).
+        public var assetsDirectory: String
+        /// Where the site goes; replaced as a whole when the build succeeds.
+        public var outputDirectory: String
+        /// For paths in messages and protecting the working tree from `--out .`.
+        public var workingDirectory: String
+        /// `.kb/check-report.json`; missing is fine.
+        public var checkReportPath: String
+        /// `--base-url`, or nil: `/` without canonical links.
+        public var baseURL: String?
+        /// Keep raw HTML of entries (`--unsafe-html`).
+        public var unsafeHTML: Bool
+
+        public init(entriesDirectory: String, assetsDirectory: String, outputDirectory: String, workingDirectory: String,
+                    checkReportPath: String, baseURL: String? = nil, unsafeHTML: Bool = false) {
+            self.entriesDirectory = entriesDirectory
+            self.assetsDirectory = assetsDirectory
+            self.outputDirectory = outputDirectory
+            self.workingDirectory = workingDirectory
+            self.checkReportPath = checkReportPath
+            self.baseURL = baseURL
+            self.unsafeHTML = unsafeHTML
+        }
+    }
+
+    public struct Summary: Sendable {
+        public let entries: Int
+        /// HTML pages, sitemap and feed (not assets).
+        public let pages: Int
+        /// Files written, assets and marker included.
+        public let files: Int
+        public let bytes: Int
+        public let seconds: Double
+        /// Absolute path of the output folder.
+        public let output: String
+    }
+
+    public let options: Options
+    /// Receives every lint diagnostic (warnings and errors) in path order.
+    let report: @Sendable (Diagnostic) -> Void
+    /// Receives progress (step, done, total); the command shows it on a terminal only.
+    let progress: @Sendable (SiteBuildStep, Int, Int) -> Void
+
+    public init(options: Options, report: @escaping @Sendable (Diagnostic) -> Void = { _ in },
+                progress: @escaping @Sendable (SiteBuildStep, Int, Int) -> Void = { _, _, _ in }) {
+        self.options = options
+        self.report = report
+        self.progress = progress
+    }
+
+    // MARK: Pipeline
+
+    public func build() throws -> Summary {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let base: BaseURL
+        if let raw = options.baseURL {
+            guard let parsed = BaseURL(parsing: raw) else {
+                throw SiteBuildError(step: .load, path: "--base-url", message: "'\(raw)' must be a path starting with / or an http(s) URL")
+            }
+            base = parsed
+        } else {
+            base = .root
+        }
+        let loaded = try load()
+        let (locations, locatorDiagnostics, checkReport, assets) = (loaded.locations, loaded.locatorDiagnostics, loaded.checkReport, loaded.assets)
+        let parsed = try parse(loaded) // the file bytes are not needed after this
+        let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
+        let index = try makeIndex(valid, report: checkReport)
+        let writer = try SiteWriter(output: options.outputDirectory,
+                                    protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
+                                    sources: [options.entriesDirectory, options.assetsDirectory])
+        do {
+            let pages = try render(index, base: base, into: writer)
+            try write(assets: assets, pages: Set(index.pagePaths), into: writer)
+            try writer.commit()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            return Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
+                           seconds: seconds, output: writer.output)
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    // MARK: load
+
+    struct Loaded {
+        let locations: [EntryLocation]
+        let locatorDiagnostics: [Diagnostic]
+        let files: [Data]
+        let checkReport: SiteCheckReport?
+        /// Site-relative paths of the static files, sorted.
+        let assets: [String]
+    }
+
+    func load() throws -> Loaded {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: options.entriesDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SiteBuildError(step: .load, path: display(options.entriesDirectory), message: "no entries folder here")
+        }
+        let (locations, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
+        let count = locations.count
+        let results = UnsafeMutableBufferPointer<Result<Data, SiteBuildError>?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: count) { position in
+            let location = locations[position]
+            output[position] = Self.read(location.file, limit: KnowledgeBase.maximumReadSize, display: location.displayPath)
+            progress(.load, counter.increment(), count)
+        }
+        var files: [Data] = []
+        files.reserveCapacity(count)
+        for result in results { files.append(try result!.get()) }
+
+        let checkReport = try loadCheckReport()
+        let assets = try listAssets()
+        return Loaded(locations: locations, locatorDiagnostics: locatorDiagnostics, files: files, checkReport: checkReport, assets: assets)
+    }
+
+    static func read(_ path: String, limit: Int, display: String) -> Result<Data, SiteBuildError> {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(SiteBuildError(step: .load, path: display, message: "cannot read the file"))
+        }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            if data.count > limit {
+                return .failure(SiteBuildError(step: .load, path: display, message: "the file is larger than \(limit >> 20) MiB"))
+            }
+            return .success(data)
+        } catch {
+            return .failure(SiteBuildError(step: .load, path: display, message: "cannot read the file: \(error.localizedDescription)"))
+        }
+    }
+
+    func loadCheckReport() throws -> SiteCheckReport? {
+        let path = options.checkReportPath
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let data = try Self.read(path, limit: KnowledgeBase.maximumReadSize, display: display(path)).get()
+        do {
+            return try JSONDecoder().decode(SiteCheckReport.self, from: data)
+        } catch {
+            throw SiteBuildError(step: .load, path: display(path), message: "not a check report (see docs/site.md): \(Self.describe(error))")
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+
+    /// Files under the assets folder (hidden ones skipped), site-relative and sorted.
+    func listAssets() throws -> [String] {
+        let root = options.assetsDirectory
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SiteBuildError(step: .load, path: display(root), message: "the static assets folder is missing (it holds assets/style.css and assets/app.js)")
+        }
+        var result: [String] = []
+        func walk(_ relative: String) throws {
+            let folder = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+                throw SiteBuildError(step: .load, path: display(folder), message: "cannot list the folder: \(error.localizedDescription)")
+            }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var isFolder: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(path), isDirectory: &isFolder)
+                if exists && isFolder.boolValue { try walk(path) } else { result.append(path) }
+            }
+        }
+        try walk("")
+        for required in [SitePaths.stylesheet, SitePaths.script] where !result.contains(required) {
+            throw SiteBuildError(step: .load, path: display((root as NSString).appendingPathComponent(required)), message: "missing static file")
+        }
+        return result.sorted()
+    }
+
+    // MARK: parse
+
+    struct Parsed {
+        let items: [KnowledgeBase.Item]
+        let scenarios: [(name: String, text: String)?]
+    }
+
+    func parse(_ loaded: Loaded) throws -> Parsed {
+        let parser = EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML))
+        let locations = loaded.locations
+        let count = locations.count
+        typealias Outcome = (item: KnowledgeBase.Item, scenario: Result<(name: String, text: String)?, SiteBuildError>)
+        let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: count) { position in
+            let location = locations[position]
+            let data = loaded.files[position]
+            let result = parser.parse(bytes: [UInt8](data), path: location.displayPath, folderName: location.folderName)
+            let item = KnowledgeBase.Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
+            let scenario = result.entry.map { readScenario(of: $0, at: location) } ?? .success(nil)
+            output[position] = (item, scenario)
+            progress(.parse, counter.increment(), count)
+        }
+        var items: [KnowledgeBase.Item] = []
+        var scenarios: [(name: String, text: String)?] = []
+        for result in results {
+            items.append(result!.item)
+            scenarios.append(try result!.scenario.get())
+        }
+        return Parsed(items: items, scenarios: scenarios)
+    }
+
+    /// The entry's scenario file (`scenario:` or `scenario.feature`), when it exists inside the
+    /// entry folder. Paths that leave the folder are not read (lint reports them).
+    func readScenario(of entry: Entry, at location: EntryLocation) -> Result<(name: String, text: String)?, SiteBuildError> {
+        let folder = (location.file as NSString).deletingLastPathComponent
+        let name = entry.metadata.scenario ?? "scenario.feature"
+        guard !name.hasPrefix("/") else { return .success(nil) }
+        let path = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
+        guard path.hasPrefix(folder + "/"), FileManager.default.fileExists(atPath: path),
+              EntryLocator.escapes(file: path, root: folder) == nil else { return .success(nil) }
+        let shown = display(path)
+        return Self.read(path, limit: Linter.maximumEntrySize, display: shown).flatMap { data in
+            guard let text = String(validating: data, as: UTF8.self) else {
+                return .failure(SiteBuildError(step: .load, path: shown, message: "the scenario file is not valid UTF-8"))
+            }
+            return .success((name, text))
+        }
+    }
+
+    // MARK: validate
+
+    func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws -> [(Entry, (name: String, text: String)?)] {
+        let diagnostics = Self.lint(parsed.items, locatorDiagnostics: locatorDiagnostics, knownIDs: LintCommand.knownIDs(for: locations),
+                                    progress: progress)
+        for diagnostic in diagnostics { report(diagnostic) }
+        let errors = diagnostics.filter { $0.severity == .error }
+        if let first = errors.first {
+            let files = Set(errors.map(\.path)).count
+            throw SiteBuildError(step: .validate, path: first.path,
+                                 message: "\(errors.count) lint \(errors.count == 1 ? "error" : "errors") in \(files) \(files == 1 ? "file" : "files"); the site was not written (run kb lint)")
+        }
+        var result: [(Entry, (name: String, text: String)?)] = []
+        for (item, scenario) in zip(parsed.items, parsed.scenarios) {
+            guard let entry = item.entry else { continue }
+            result.append((entry, scenario))
+        }
+        return result
+    }
+
+    /// `Linter.lint(_:knownIDs:)` spread over the cores: the same rules and the same order.
+    static func lint(_ items: [KnowledgeBase.Item], locatorDiagnostics: [Diagnostic], knownIDs: Set<String>,
+                     progress: @Sendable (SiteBuildStep, Int, Int) -> Void) -> [Diagnostic] {
+        let count = items.count
+        let results = UnsafeMutableBufferPointer<[Diagnostic]>.allocate(capacity: count)
+        results.initialize(repeating: [])
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: count) { position in
+            let item = items[position]
+            let kb = KnowledgeBase(items: [item], locatorDiagnostics: [])
+            output[position] = Linter().lint(kb, knownIDs: knownIDs)
+            progress(.validate, counter.increment(), count)
+        }
+        var diagnostics = locatorDiagnostics
+        for result in results { diagnostics += result }
+        var firstPathForID: [String: String] = [:]
+        for item in items {
+            guard let entry = item.entry else { continue }
+            if let other = firstPathForID[entry.id] {
+                diagnostics.append(Diagnostic(path: entry.path, location: entry.metadata.locations["id"], severity: .error,
+                                              message: "id '\(entry.id)' is also used by \(other)", rule: "duplicate-id"))
+            } else {
+                firstPathForID[entry.id] = entry.path
+            }
+        }
+        return Linter.sorted(diagnostics)
+    }
+
+    // MARK: index
+
+    func makeIndex(_ entries: [(Entry, (name: String, text: String)?)], report: SiteCheckReport?) throws -> SiteIndex {
+        let checks = report?.latestByEntry() ?? [:]
+        let items = entries.map { SiteEntry(entry: $0.0, scenario: $0.1, check: checks[$0.0.id]) }
+        return try SiteIndex.make(items)
+    }
+
+    // MARK: render
+
+    enum Page {
+        case home, symptoms, notFound, sitemap, feed
+        case entry(Int)
+        case tag(Int)
+    }
+
+    /// Renders every page in parallel, handing each to the writer as soon as it is done (the
+    /// whole site is never held in memory). Returns the number of pages.
+    func render(_ index: SiteIndex, base: BaseURL, into writer: SiteWriter) throws -> Int {
+        let pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
+            + index.entries.indices.map(Page.entry) + index.tags.indices.map(Page.tag)
+        try writer.prepareFolders(for: index.pagePaths)
+        let entryRenderer = EntryPageRenderer(index: index, base: base)
+        let listRenderer = IndexPageRenderer(index: index, base: base)
+        let feedRenderer = FeedRenderer(index: index, base: base)
+        let count = pages.count
+        let errors = UnsafeMutableBufferPointer<SiteBuildError?>.allocate(capacity: count)
+        errors.initialize(repeating: nil)
+        defer { errors.deinitialize(); errors.deallocate() }
+        nonisolated(unsafe) let output = errors
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: count) { position in
+            let path: String
+            let html: String
+            switch pages[position] {
+            case .home: (path, html) = (SitePaths.home, listRenderer.home())
+            case .symptoms: (path, html) = (SitePaths.symptoms, listRenderer.symptoms())
+            case .notFound: (path, html) = (SitePaths.notFound, listRenderer.notFound())
+            case .sitemap: (path, html) = (SitePaths.sitemap, feedRenderer.sitemap())
+            case .feed: (path, html) = (SitePaths.feed, feedRenderer.feed())
+            case .entry(let i):
+                (path, html) = (index.entries[i].path, entryRenderer.render(index.entries[i]))
+            case .tag(let i):
+                let (tag, positions) = index.tags[i]
+                (path, html) = (SitePaths.tag(tag), listRenderer.tagPage(tag, positions: positions))
+            }
+            do {
+                try writer.write(path, Data(html.utf8))
+            } catch let error as SiteBuildError {
+                output[position] = error
+            } catch {
+                output[position] = SiteBuildError(step: .write, path: path, message: "\(error)")
+            }
+            progress(.render, counter.increment(), count)
+        }
+        if let error = errors.compactMap({ $0 }).first { throw error }
+        return count
+    }
+
+    // MARK: write
+
+    func write(assets: [String], pages: Set<String>, into writer: SiteWriter) throws {
+        try writer.prepareFolders(for: assets)
+        for asset in assets {
+            let source = (options.assetsDirectory as NSString).appendingPathComponent(asset)
+            if pages.contains(asset) || asset == SitePaths.marker {
+                throw SiteBuildError(step: .write, path: display(source), message: "a static file may not replace the generated \(asset)")
+            }
+            let data = try Self.read(source, limit: 256 << 20, display: display(source)).mapError {
+                SiteBuildError(step: .write, path: $0.path, message: $0.message)
+            }.get()
+            try writer.write(asset, data)
+        }
+    }
+
+    func display(_ path: String) -> String {
+        EntryLocator.displayPath(path, workingDirectory: options.workingDirectory)
+    }
+}
+
+/// A thread-safe counter for progress.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

@@ -1,0 +1,102 @@
+/// Where every page of the site lives, and how pages link to each other.
+///
+/// Pages link with relative URLs that name `index.html` explicitly (`../../tags/swiftui/index.html`),
+/// so the same output works on any static host, under a sub-path and opened from disk through
+/// `file://`. The base URL is used only for the absolute URLs of `sitemap.xml`, `feed.xml` and
+/// canonical links.
+enum SitePaths {
+    static let home = "index.html"
+    static let symptoms = "symptoms/index.html"
+    static let notFound = "404.html"
+    static let sitemap = "sitemap.xml"
+    static let feed = "feed.xml"
+    static let stylesheet = "assets/style.css"
+    static let script = "assets/app.js"
+    /// Written by the search branch; pages tolerate its absence.
+    static let searchScript = "assets/search.js"
+    /// Marks a folder as a site `kb build` wrote, so a later build may replace it.
+    static let marker = ".kb-site"
+
+    static func entry(_ id: String) -> String { "entries/\(id)/index.html" }
+    static func tag(_ tag: String) -> String { "tags/\(tagSlug(tag))/index.html" }
+
+    /// The URL that leads from `page` to `target` (both relative to the site root):
+    /// `relative("tags/x/index.html", from: "entries/a/index.html")` is `../../tags/x/index.html`.
+    static func relative(_ target: String, from page: String) -> String {
+        rootPrefix(from: page) + target
+    }
+
+    /// `../` once per folder `page` is in: the way back to the site root.
+    static func rootPrefix(from page: String) -> String {
+        let depth = page.split(separator: "/", omittingEmptySubsequences: true).count - 1
+        return String(repeating: "../", count: max(depth, 0))
+    }
+
+    /// A file-system and URL safe folder name for a tag. Plain tags (`swiftui`, `ios17`,
+    /// `navigation-bar`, `c.v`) are used as they are; anything else (capitals, spaces, CJK,
+    /// punctuation) becomes `_` and a hash of the tag, which a plain tag cannot start with.
+    static func tagSlug(_ tag: String) -> String {
+        if isPlainTag(tag) { return tag }
+        return "_" + hexHash(tag)
+    }
+
+    static func isPlainTag(_ tag: String) -> Bool {
+        guard !tag.isEmpty, tag.utf8.count <= 64 else { return false }
+        var previousWasSeparator = true
+        for byte in tag.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                previousWasSeparator = false
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                if previousWasSeparator { return false }
+                previousWasSeparator = true
+            default:
+                return false
+            }
+        }
+        return !previousWasSeparator
+    }
+
+    /// FNV-1a, 64 bits, as 16 hex digits: stable across runs and platforms.
+    static func hexHash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100000001b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// The `--base-url`: a path (`/kb/`) or an absolute `http(s)` URL, always ending in `/`.
+struct BaseURL: Sendable, Equatable {
+    let value: String
+    /// Whether it was given on the command line (canonical links are written only then).
+    let isExplicit: Bool
+
+    static let root = BaseURL(value: "/", isExplicit: false)
+
+    init(value: String, isExplicit: Bool) {
+        self.value = value
+        self.isExplicit = isExplicit
+    }
+
+    /// Validates and normalises a `--base-url` value; nil when it is neither a path starting
+    /// with `/` nor an `http://` or `https://` URL, or contains spaces, quotes or angle brackets.
+    init?(parsing text: String) {
+        var text = text
+        let lower = text.lowercased()
+        guard text.hasPrefix("/") || lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
+        guard !text.hasPrefix("//") else { return nil }
+        for scalar in text.unicodeScalars where scalar.value <= 0x20 || "\"'<>\\`".unicodeScalars.contains(scalar) || scalar.value == 0x7F {
+            return nil
+        }
+        guard !text.contains("?") && !text.contains("#") else { return nil }
+        if !text.hasSuffix("/") { text += "/" }
+        self.init(value: text, isExplicit: true)
+    }
+
+    /// The absolute URL of a page: base + its path.
+    func url(_ path: String) -> String { value + path }
+}

@@ -1,0 +1,166 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes the site into a staging folder next to the output (same file system) and swaps it
+/// in only when everything is written: a failed or interrupted build leaves the previous
+/// site as it was.
+///
+/// The swap exchanges the two folders atomically with `renameat2(RENAME_EXCHANGE)` where the
+/// system has it; elsewhere it renames old → backup, new → output, and removes the backup
+/// (putting the old one back if the second rename fails).
+final class SiteWriter: @unchecked Sendable {
+    /// Absolute path of the output folder.
+    let output: String
+    /// Absolute path of the staging folder.
+    let staging: String
+    private let lock = NSLock()
+    private var bytes = 0
+    private var files = 0
+    private var committed = false
+
+    static let markerText = "This folder is written by `kb build` and replaced on every build.\n"
+
+    /// Checks `output` may be replaced and creates the staging folder.
+    /// `protected` are folders the output must neither be nor contain (the entries, the assets,
+    /// the working directory); `sources` are folders it must not be inside of either (the
+    /// entries and the assets: the next build would read it).
+    init(output rawOutput: String, protected: [String], sources: [String]) throws {
+        let fm = FileManager.default
+        let output = URL(fileURLWithPath: rawOutput).standardizedFileURL.resolvingSymlinksInPath().path
+        self.output = output
+        func fail(_ message: String) -> SiteBuildError { SiteBuildError(step: .write, path: rawOutput, message: message) }
+        guard output != "/" else { throw fail("refusing to write the site over /") }
+        for folder in protected {
+            let resolved = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+            if resolved == output || resolved.hasPrefix(output + "/") {
+                throw fail("the output folder would replace \(folder); choose another --out")
+            }
+        }
+        for folder in sources {
+            let resolved = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+            if output.hasPrefix(resolved + "/") {
+                throw fail("the output folder is inside \(folder); choose another --out")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: output, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw fail("exists and is not a folder") }
+            let contents = (try? fm.contentsOfDirectory(atPath: output)) ?? []
+            if !contents.isEmpty && !contents.contains(SitePaths.marker) {
+                throw fail("exists and was not written by kb build (no \(SitePaths.marker) file); remove it or choose another --out")
+            }
+        }
+        let parent = (output as NSString).deletingLastPathComponent
+        let name = (output as NSString).lastPathComponent
+        do {
+            try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw fail("cannot create \(parent): \(error.localizedDescription)")
+        }
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        staging = (parent as NSString).appendingPathComponent(".\(name).tmp-\(getpid())-\(suffix)")
+        do {
+            try fm.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        } catch {
+            throw fail("cannot create the staging folder \(staging): \(error.localizedDescription)")
+        }
+    }
+
+    deinit {
+        if !committed { discard() }
+    }
+
+    var writtenBytes: Int { lock.lock(); defer { lock.unlock() }; return bytes }
+    var writtenFiles: Int { lock.lock(); defer { lock.unlock() }; return files }
+
+    /// Creates the folders of `paths` (site-relative file paths) ahead of parallel writes.
+    func prepareFolders(for paths: [String]) throws {
+        var folders = Set<String>()
+        for path in paths {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty { folders.insert(folder) }
+        }
+        for folder in folders.sorted() {
+            do {
+                try FileManager.default.createDirectory(atPath: (staging as NSString).appendingPathComponent(folder),
+                                                        withIntermediateDirectories: true)
+            } catch {
+                throw SiteBuildError(step: .write, path: folder, message: "cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Writes one file (its folder must exist); safe to call from several threads.
+    func write(_ path: String, _ data: Data) throws {
+        let target = (staging as NSString).appendingPathComponent(path)
+        do {
+            try data.write(to: URL(fileURLWithPath: target))
+        } catch {
+            throw SiteBuildError(step: .write, path: path, message: "cannot write the file: \(error.localizedDescription)")
+        }
+        lock.lock()
+        bytes += data.count
+        files += 1
+        lock.unlock()
+    }
+
+    /// Writes the marker and swaps the staging folder in as the output.
+    func commit() throws {
+        try write(SitePaths.marker, Data(Self.markerText.utf8))
+        let fm = FileManager.default
+        func fail(_ message: String) -> SiteBuildError { SiteBuildError(step: .write, path: output, message: message) }
+        var isDirectory: ObjCBool = false
+        if !fm.fileExists(atPath: output, isDirectory: &isDirectory) {
+            guard rename(staging, output) == 0 else { throw fail("cannot move the new site in place: \(String(cString: strerror(errno)))") }
+            committed = true
+            return
+        }
+        if Self.exchange(staging, output) {
+            committed = true
+            // `staging` now holds the previous site.
+            try? fm.removeItem(atPath: staging)
+            return
+        }
+        let parent = (output as NSString).deletingLastPathComponent
+        let backup = (parent as NSString).appendingPathComponent(".\((output as NSString).lastPathComponent).old-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())")
+        guard rename(output, backup) == 0 else {
+            throw fail("cannot move the previous site aside: \(String(cString: strerror(errno)))")
+        }
+        guard rename(staging, output) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rename(backup, output)
+            throw fail("cannot move the new site in place: \(reason)")
+        }
+        committed = true
+        try? fm.removeItem(atPath: backup)
+    }
+
+    /// Removes the staging folder (after a failure).
+    func discard() {
+        try? FileManager.default.removeItem(atPath: staging)
+    }
+
+    #if os(Linux)
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    /// glibc's `renameat2`, looked up at run time (Swift's Glibc module does not declare it).
+    private static let renameat2: RenameAt2? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+    }()
+    #endif
+
+    /// Atomically exchanges two paths; false when the system or file system cannot.
+    static func exchange(_ a: String, _ b: String) -> Bool {
+        #if os(Linux)
+        guard let renameat2 else { return false }
+        let RENAME_EXCHANGE: UInt32 = 1 << 1
+        return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0
+        #else
+        return false
+        #endif
+    }
+}

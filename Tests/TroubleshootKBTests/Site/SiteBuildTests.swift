@@ -1,0 +1,329 @@
+import Foundation
+import Testing
+@testable import TroubleshootKB
+
+@Suite struct SiteBuildTests {
+    typealias Support = SiteTestSupport
+
+    @Test func buildsTheRealEntries() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        let out = dir + "/site"
+        let result = Support.build(["--out", out], in: TestSupport.repositoryRoot)
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Built \(TestSupport.entryIDs.count) entries"), "\(result.stdout)")
+        #expect(!result.stderr.contains("\u{1B}["), "no progress or colour when stderr is not a terminal")
+
+        let files = Support.snapshot(out)
+        for path in ["index.html", "404.html", "sitemap.xml", "feed.xml", "symptoms/index.html",
+                     "assets/style.css", "assets/app.js", SitePaths.marker] {
+            #expect(files[path] != nil, "missing \(path)")
+        }
+        let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory], workingDirectory: TestSupport.repositoryRoot)
+        #expect(kb.entries.count == TestSupport.entryIDs.count)
+        var tags = Set<String>()
+        for entry in kb.entries {
+            let html = Support.text(files["entries/\(entry.id)/index.html"])
+            #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"\(entry.metadata.lang)\">"), "\(entry.id)")
+            let ids = Support.ids(in: html)
+            for attempt in entry.attempts {
+                #expect(ids.contains(attempt.anchor), "\(entry.id) lacks #\(attempt.anchor)")
+                #expect(html.contains("class=\"attempt attempt-\(attempt.outcome.rawValue)\" id=\"\(attempt.anchor)\""))
+            }
+            #expect(ids.contains("fix") == (entry.fix != nil), "\(entry.id) #fix")
+            for number in entry.metadata.symptoms.indices { #expect(ids.contains("symptom-\(number + 1)")) }
+            tags.formUnion(entry.metadata.tags)
+        }
+        for tag in tags { #expect(files["tags/\(SitePaths.tagSlug(tag))/index.html"] != nil, "tag page \(tag)") }
+
+        let home = Support.text(files["index.html"])
+        #expect(home.contains("<input id=\"search\" name=\"q\" type=\"search\""))
+        #expect(home.contains("<ol id=\"results\""))
+        #expect(home.contains("src=\"assets/search.js\""))
+        #expect(home.range(of: "id=\"search\"")!.lowerBound < home.range(of: "By language")!.lowerBound, "the search box comes first")
+        let symptoms = Support.text(files["symptoms/index.html"])
+        for group in ["symptoms-zh", "symptoms-ko", "symptoms-ja", "symptoms-en"] {
+            #expect(symptoms.contains("id=\"\(group)\""), "symptom group \(group)")
+        }
+        #expect(Support.text(files["feed.xml"]).contains("<updated>\(kb.entries.map(\.metadata.updated).max()!)T00:00:00Z</updated>"))
+        #expect(!home.contains("rel=\"canonical\""), "no canonical links without --base-url")
+    }
+
+    @Test func everyInternalLinkResolves() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        let out = dir + "/site"
+        let result = Support.build(["--out", out], in: TestSupport.repositoryRoot)
+        #expect(result.code == 0, "\(result.stderr)")
+        let problems = Support.brokenLinks(in: out)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        // The checker does see attempt fragments: the symptom index and tables of contents use them.
+        let files = Support.snapshot(out)
+        let linkCount = files.filter { $0.key.hasSuffix(".html") }.map { Support.links(in: Support.text($0.value)).count }.reduce(0, +)
+        #expect(linkCount > 100)
+    }
+
+    @Test func linkCheckerCatchesBrokenLinks() {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        TestSupport.write("<a href=\"b/index.html#attempt-2\">x</a><a href=\"missing.html\">y</a><a href=\"b/\">z</a>", to: dir + "/index.html")
+        TestSupport.write("<li id=\"attempt-1\"></li>", to: dir + "/b/index.html")
+        let problems = Support.brokenLinks(in: dir)
+        #expect(problems.count == 3, "\(problems)")
+    }
+
+    @Test func entryTextIsEscapedEverywhere() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        TestSupport.write(Support.hostileEntry, to: dir + "/entries/hostile-entry/entry.md")
+        TestSupport.write(Support.hostileScenario, to: dir + "/entries/hostile-entry/scenario.feature")
+        TestSupport.write(TestSupport.entry(id: "calm-entry", related: ["hostile-entry"], body: "## 问题\n\n坏了。\n"), to: dir + "/entries/calm-entry/entry.md")
+        let report = SiteCheckReport(entries: [.init(id: "hostile-entry", verdict: "<script>alert(1)</script>", checkedAt: "\"><img src=x onerror=alert(1)>",
+                                                 attempts: [.init(anchor: "attempt-1", verdict: "fail", message: "<script>alert(1)</script>")])])
+        TestSupport.write(String(decoding: try JSONEncoder().encode(report), as: UTF8.self), to: dir + "/.kb/check-report.json")
+        let result = Support.build([], in: dir)
+        #expect(result.code == 0, "\(result.stdout)\(result.stderr)")
+
+        let files = Support.snapshot(dir + "/_site")
+        #expect(files.count > 8)
+        let dangerousAttribute = try NSRegularExpression(pattern: "(href|src|action)\\s*=\\s*[\"']?\\s*(javascript|vbscript|data):", options: .caseInsensitive)
+        for (path, data) in files {
+            let text = Support.text(data)
+            for payload in ["<script>alert(1)</script>", "<img src=x", "\"><img", "<div onclick"] {
+                #expect(!text.contains(payload), "\(path) contains \(payload)")
+            }
+            #expect(dangerousAttribute.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil, "\(path) links to a script URL")
+            #expect(!path.contains("<") && !path.contains("\""), "file name \(path)")
+        }
+        let page = Support.text(files["entries/hostile-entry/index.html"])
+        // Shown as text, not dropped.
+        #expect(page.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(1)&gt; [x](javascript:alert(1))</h1>"))
+        #expect(page.contains("<li id=\"symptom-1\" class=\"chip\">&lt;script&gt;alert(1)&lt;/script&gt;</li>"))
+        #expect(page.contains("<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>"), "APIs as code")
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;\n&quot;&gt;&lt;img"), "code block")
+        #expect(page.contains("<span class=\"g-keyword\">Feature</span>: &lt;script&gt;"), "scenario")
+        #expect(page.contains("raw HTML omitted"))
+        #expect(page.contains("href=\"https://example.com/?a=1&amp;b=2\""))
+        #expect(Support.brokenLinks(in: dir + "/_site").isEmpty, "\(Support.brokenLinks(in: dir + "/_site"))")
+        #expect(Support.text(files["feed.xml"]).contains("<title>&lt;script&gt;alert(1)&lt;/script&gt;"))
+
+        // --unsafe-html keeps raw HTML written in the body (the author's choice), never in front matter.
+        let unsafe = Support.build(["--unsafe-html", "--out", "unsafe"], in: dir)
+        #expect(unsafe.code == 0)
+        let unsafePage = Support.text(Support.snapshot(dir + "/unsafe")["entries/hostile-entry/index.html"])
+        #expect(unsafePage.contains("<div onclick=\"alert(1)\">"))
+        #expect(unsafePage.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt;"))
+    }
+
+    @Test func buildsAreByteIdentical() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        let first = Support.build(["--out", dir + "/a", "--base-url", "https://example.com/kb/"], in: TestSupport.repositoryRoot)
+        let second = Support.build(["--out", dir + "/b", "--base-url", "https://example.com/kb/"], in: TestSupport.repositoryRoot)
+        #expect(first.code == 0 && second.code == 0)
+        let a = Support.snapshot(dir + "/a"), b = Support.snapshot(dir + "/b")
+        #expect(a.count > 10)
+        #expect(a.keys.sorted() == b.keys.sorted())
+        for (path, data) in a { #expect(b[path] == data, "\(path) differs") }
+        // Rebuilding over the same folder gives the same bytes too.
+        let third = Support.build(["--out", dir + "/a", "--base-url", "https://example.com/kb/"], in: TestSupport.repositoryRoot)
+        #expect(third.code == 0)
+        #expect(Support.snapshot(dir + "/a") == a)
+    }
+
+    @Test func failedBuildKeepsThePreviousSite() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        TestSupport.write(TestSupport.entry(id: "good-one", body: "## 问题\n\n坏了。\n"), to: dir + "/entries/good-one/entry.md")
+        let first = Support.build([], in: dir)
+        #expect(first.code == 0, "\(first.stderr)")
+        let before = Support.snapshot(dir + "/_site")
+        #expect(before["entries/good-one/index.html"] != nil)
+
+        TestSupport.write(TestSupport.entry(id: "bad-one", body: "## 问题\n\n坏了。\n").replacingOccurrences(of: "updated: 2026-11-29", with: "updated: yesterday"),
+                          to: dir + "/entries/bad-one/entry.md")
+        let failed = Support.build([], in: dir)
+        #expect(failed.code == 1)
+        #expect(failed.stderr.contains("entries/bad-one/entry.md:"), "diagnostics are printed: \(failed.stderr)")
+        #expect(failed.stderr.contains("[invalid-date]"))
+        #expect(failed.stderr.contains("build failed at validate: entries/bad-one/entry.md"), "\(failed.stderr)")
+        #expect(Support.snapshot(dir + "/_site") == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") && $0 != ".kb" }
+        #expect(leftovers.isEmpty, "staging folders left behind: \(leftovers)")
+
+        // Warnings alone do not fail the build; they are printed.
+        TestSupport.remove(dir + "/entries/bad-one")
+        TestSupport.write(TestSupport.entry(id: "warn-one", body: "### 方案 1\n\n没有结果。\n"), to: dir + "/entries/warn-one/entry.md")
+        let warned = Support.build([], in: dir)
+        #expect(warned.code == 0)
+        #expect(warned.stderr.contains("warning:") && warned.stderr.contains("[unknown-outcome]"))
+        #expect(Support.snapshot(dir + "/_site")["entries/warn-one/index.html"] != nil)
+    }
+
+    @Test func refusesToReplaceFoldersItDidNotWrite() {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        TestSupport.write(TestSupport.entry(id: "good-one", body: "## 问题\n\n坏了。\n"), to: dir + "/entries/good-one/entry.md")
+        TestSupport.write("keep me", to: dir + "/docs/notes.txt")
+        let docs = Support.build(["--out", "docs"], in: dir)
+        #expect(docs.code == 1)
+        #expect(docs.stderr.contains("not written by kb build"), "\(docs.stderr)")
+        #expect(FileManager.default.contents(atPath: dir + "/docs/notes.txt") == Data("keep me".utf8))
+        for out in [".", "entries", "entries/good-one/site", dir] {
+            let result = Support.build(["--out", out], in: dir)
+            #expect(result.code == 1, "--out \(out)")
+        }
+        #expect(FileManager.default.fileExists(atPath: dir + "/entries/good-one/entry.md"))
+        #expect(Support.build(["--base-url", "javascript:alert(1)"], in: dir).code == 64)
+        #expect(Support.build(["--base-url", "kb"], in: dir).code == 64)
+    }
+
+    @Test func baseURLAppearsOnlyInSitemapFeedAndCanonicalLinks() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        let result = Support.build(["--out", dir + "/site", "--base-url", "/kb/"], in: TestSupport.repositoryRoot)
+        #expect(result.code == 0)
+        let files = Support.snapshot(dir + "/site")
+        let id = try #require(TestSupport.entryIDs.first)
+        let sitemap = Support.text(files["sitemap.xml"])
+        #expect(sitemap.contains("<loc>/kb/entries/\(id)/index.html</loc>"))
+        #expect(sitemap.contains("<loc>/kb/index.html</loc>"))
+        let feed = Support.text(files["feed.xml"])
+        #expect(feed.contains("href=\"/kb/entries/\(id)/index.html\""))
+        #expect(feed.contains("<link rel=\"self\" type=\"application/atom+xml\" href=\"/kb/feed.xml\"/>"))
+        for (path, data) in files where path.hasSuffix(".html") {
+            let html = Support.text(data)
+            for link in Support.links(in: html) where link.url.contains("/kb/") {
+                let allowed = link.tag.hasPrefix("<link rel=\"canonical\"") || (path == "404.html" && link.tag.hasPrefix("<base"))
+                #expect(allowed, "\(path): \(link.tag)")
+            }
+            if path != "404.html" {
+                #expect(html.contains("<link rel=\"canonical\" href=\"/kb/\(path)\">"), "\(path) canonical")
+            }
+        }
+        #expect(Support.brokenLinks(in: dir + "/site").isEmpty)
+
+        // Without --base-url nothing mentions /kb/.
+        let plain = Support.build(["--out", dir + "/plain"], in: TestSupport.repositoryRoot)
+        #expect(plain.code == 0)
+        for (path, data) in Support.snapshot(dir + "/plain") where path.hasSuffix(".html") || path.hasSuffix(".xml") {
+            #expect(!Support.text(data).contains("/kb/"), "\(path)")
+        }
+    }
+
+    @Test func showsScenarioAndCheckResults() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        let body = """
+        ## 问题
+
+        坏了。
+
+        ### 方案 1：先试试
+
+        结果：失败。没用。
+
+        ### 方案 2：再试试
+
+        结果：成功。
+
+        ## 最终方案
+
+        就这样。
+        """
+        TestSupport.write(TestSupport.entry(id: "checked", status: "resolved", body: body), to: dir + "/entries/checked/entry.md")
+        TestSupport.write("# comment\n@smoke\nFeature: 检查\n  Scenario: 一\n    When I run \"echo a\"\n    Then the exit status is 0\n", to: dir + "/entries/checked/scenario.feature")
+        TestSupport.write(TestSupport.entry(id: "unchecked", body: "## 问题\n\n坏了。\n"), to: dir + "/entries/unchecked/entry.md")
+        let report = """
+        {"entries": [
+          {"id": "checked", "verdict": "fail", "checkedAt": "2026-11-01T00:00:00Z", "attempts": [{"anchor": "attempt-1", "verdict": "pass"}]},
+          {"id": "checked", "verdict": "pass", "checkedAt": "2026-11-30T08:00:00Z",
+           "attempts": [{"anchor": "attempt-1", "verdict": "fail", "message": "still broken"}, {"anchor": "attempt-2", "verdict": "pass"},
+                        {"anchor": "attempt-9", "verdict": "pass"}]}
+        ], "extra": true}
+        """
+        TestSupport.write(report, to: dir + "/.kb/check-report.json")
+        let result = Support.build([], in: dir)
+        #expect(result.code == 0, "\(result.stderr)")
+        let files = Support.snapshot(dir + "/_site")
+        let page = Support.text(files["entries/checked/index.html"])
+        #expect(page.contains("id=\"checks\""))
+        #expect(page.contains("<span class=\"g-keyword\">Feature</span>: 检查"))
+        #expect(page.contains("<span class=\"g-comment\"># comment</span>"))
+        #expect(page.contains("<span class=\"g-tag\">@smoke</span>"))
+        #expect(page.contains("2026-11-30T08:00:00Z"), "the latest report wins")
+        let attempt1 = try #require(page.range(of: "id=\"attempt-1\""))
+        let attempt2 = try #require(page.range(of: "id=\"attempt-2\""))
+        let card1 = String(page[attempt1.upperBound..<attempt2.lowerBound])
+        #expect(card1.contains("check-fail") && card1.contains("still broken"))
+        #expect(page.contains("<th scope=\"row\">attempt-9</th>"), "unknown anchors are listed, not linked")
+        #expect(Support.text(files["index.html"]).contains("check-pass"))
+        let unchecked = Support.text(files["entries/unchecked/index.html"])
+        #expect(!unchecked.contains("id=\"checks\"") && !unchecked.contains("check-"), "nothing without a report or scenario")
+        #expect(Support.brokenLinks(in: dir + "/_site").isEmpty)
+
+        TestSupport.write("{\"entries\": [{\"verdict\": 1}]}", to: dir + "/.kb/check-report.json")
+        let broken = Support.build([], in: dir)
+        #expect(broken.code == 1)
+        #expect(broken.stderr.contains("build failed at load: .kb/check-report.json"), "\(broken.stderr)")
+    }
+}
+
+@Suite struct SitePartsTests {
+    @Test(arguments: [
+        ("SwiftUI 네비게이션 바 그림자", ScriptLanguage.ko),
+        ("ナビゲーションバー 外観", .ja),
+        ("大标题 背景图", .zh),
+        ("漢字だけ", .ja),
+        ("navigation bar shadow", .en),
+        ("UINavigationBar.appearance()", .en),
+    ])
+    func detectsPhraseLanguageByScript(phrase: String, language: ScriptLanguage) {
+        #expect(ScriptLanguage.detect(phrase) == language)
+    }
+
+    @Test func tagSlugsAreSafeAndDistinct() {
+        #expect(SitePaths.tagSlug("swiftui") == "swiftui")
+        #expect(SitePaths.tagSlug("navigation-bar") == "navigation-bar")
+        for tag in ["../etc", "a/b", "Swift", "内存", "<script>", ".", "..", "", "a--b", "-a"] {
+            let slug = SitePaths.tagSlug(tag)
+            #expect(slug.hasPrefix("_") && slug.count == 17, "\(tag) → \(slug)")
+        }
+        #expect(SitePaths.tagSlug("Swift") != SitePaths.tagSlug("SWIFT"))
+    }
+
+    @Test func relativePaths() {
+        #expect(SitePaths.relative("index.html", from: "index.html") == "index.html")
+        #expect(SitePaths.relative("tags/x/index.html", from: "entries/a/index.html") == "../../tags/x/index.html")
+        #expect(SitePaths.relative("assets/style.css", from: "symptoms/index.html") == "../assets/style.css")
+    }
+
+    @Test func unsafeURLsAreRefused() {
+        for url in ["javascript:alert(1)", "JavaScript:alert(1)", " javascript:x", "java\tscript:x", "vbscript:x", "data:text/html,x", "\u{1}javascript:x"] {
+            #expect(!HTML.isSafeURL(url), "\(url)")
+        }
+        for url in ["../../index.html", "#attempt-2", "https://example.com/", "/kb/feed.xml", "a/b:c"] {
+            #expect(HTML.isSafeURL(url), "\(url)")
+        }
+        #expect(HTML.href("javascript:alert(1)") == "href=\"#\"")
+        #expect(HTML.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    }
+
+    @Test func baseURLParsing() {
+        #expect(BaseURL(parsing: "/kb")?.value == "/kb/")
+        #expect(BaseURL(parsing: "https://example.com/kb/")?.value == "https://example.com/kb/")
+        for bad in ["kb/", "//evil.example/", "javascript:alert(1)", "/k b/", "/kb/\"x", "/kb/?q=1"] {
+            #expect(BaseURL(parsing: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func gherkinIsEscapedAndHighlighted() {
+        let html = ScenarioRenderer.render("Feature: <b>x</b>\n  Scenario Outline: y\n    假如 一\n    그리고 둘\n    もし 三\n    Givenness is not a keyword\n")
+        #expect(html.contains("<span class=\"g-keyword\">Feature</span>: &lt;b&gt;x&lt;/b&gt;"))
+        #expect(html.contains("<span class=\"g-keyword\">Scenario Outline</span>: y"))
+        #expect(html.contains("<span class=\"g-keyword\">假如</span> 一"))
+        #expect(html.contains("<span class=\"g-keyword\">그리고</span> 둘"))
+        #expect(html.contains("<span class=\"g-keyword\">もし</span> 三"))
+        #expect(html.contains("    Givenness is not a keyword"))
+    }
+}
