@@ -23,7 +23,9 @@ deps-test:
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	@if [ -d Tests/js ]; then node --test Tests/js/; fi
+	rm -rf .build/test-site
+	.build/debug/kb build --out .build/test-site
+	node --test --test-concurrency=1 Tests/js/
 
 # Run the entries' check scenarios (entries needing a missing program are reported as skipped).
 check: build

@@ -45,7 +45,8 @@ struct IndexPageRenderer {
             }
             main += "</ul>\n</section>\n"
         }
-        let search = "<script \(HTML.attribute("src", layout.link(SitePaths.searchScript))) defer data-optional></script>\n"
+        let search = "<script \(HTML.attribute("src", layout.link(SitePaths.searchCore))) defer></script>\n"
+            + "<script \(HTML.attribute("src", layout.link(SitePaths.searchScript))) defer></script>\n"
         return layout.document(title: "TroubleshootKB", description: "A multilingual troubleshooting knowledge base: what was tried, what failed, what worked.",
                                main: main, bodyClass: "page-home", scripts: [search])
     }

@@ -106,12 +106,15 @@ public struct SiteBuilder: Sendable {
         let parsed = try parse(loaded) // the file bytes are not needed after this
         let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
         let index = try makeIndex(valid, report: checkReport)
+        progress(.index, 0, 1)
+        let search = SiteSearchExport(entries: index.entries)
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
                                     sources: [options.entriesDirectory, options.assetsDirectory])
         do {
             let pages = try render(index, base: base, into: writer)
             try write(assets: assets, pages: Set(index.pagePaths), into: writer)
+            try search.write(into: writer)
             try writer.commit()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,

@@ -14,6 +14,8 @@ enum SitePaths {
     static let script = "assets/app.js"
     /// Written by the search branch; pages tolerate its absence.
     static let searchScript = "assets/search.js"
+    /// The search engine shared with `kb search` (docs/search.md).
+    static let searchCore = "assets/search-core.js"
     /// Marks a folder as a site `kb build` wrote, so a later build may replace it.
     static let marker = ".kb-site"
 

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The in-browser search index of the site (docs/search.md "Web index", docs/site.md
+/// "Search"): the web export of the same `SearchIndex` that `kb search` uses, wrapped as script
+/// files so that it loads from `file://` too (browsers refuse `fetch()` there).
+///
+/// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` the metadata (documents, weights, …)
+/// - `search/shard-<i>.js`: `__kbSearchData("shard", i, {…});` postings of tokens in shard i
+/// - `search/doc-<d>.js`: `__kbSearchData("doc", d, ["text", …]);` the texts of document d,
+///   loaded for results only, to show the matching snippet
+struct SiteSearchExport {
+    static let folder = "search"
+    static let callback = "__kbSearchData"
+
+    let index: SearchIndex
+
+    init(entries: [SiteEntry]) {
+        let documents = entries.map { SearchDocument(entry: $0.entry, url: $0.path) }
+        index = SearchIndex.build(documents: documents)
+    }
+
+    /// Site-relative paths of every file, for folder creation and link checks.
+    func write(into writer: SiteWriter) throws {
+        let export = index.webExport()
+        try writer.prepareFolders(for: [Self.folder + "/meta.js"])
+        try writer.write(Self.folder + "/meta.js", Self.script("meta", 0, export.meta))
+        for (i, shard) in export.shards.enumerated() {
+            try writer.write(Self.folder + "/shard-\(i).js", Self.script("shard", i, shard))
+        }
+        for doc in 0..<index.documentCount {
+            var json = JSONWriter()
+            json.raw("[")
+            for (k, t) in (Int(index.docTextStart[doc])..<Int(index.docTextStart[doc + 1])).enumerated() {
+                if k > 0 { json.raw(",") }
+                json.string(index.textContent[t])
+            }
+            json.raw("]")
+            try writer.write(Self.folder + "/doc-\(doc).js", Self.script("doc", doc, Data(json.bytes)))
+        }
+    }
+
+    /// `__kbSearchData("kind", n, JSON);` — JSON is valid JavaScript once U+2028/U+2029 are
+    /// escaped (older engines reject them raw in string literals); `<`, `>` and `&` are escaped
+    /// too, so entry text never appears as markup in any output file.
+    static func script(_ kind: String, _ number: Int, _ json: Data) -> Data {
+        var out = Data("\(callback)(\"\(kind)\",\(number),".utf8)
+        out.reserveCapacity(json.count + 40)
+        let bytes = [UInt8](json)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+                i += 3
+                continue
+            }
+            switch bytes[i] {
+            // Only inside JSON strings: escaped so no entry text reads as markup, wherever the data lands.
+            case 0x3C: out.append(contentsOf: Array("\\u003c".utf8))
+            case 0x3E: out.append(contentsOf: Array("\\u003e".utf8))
+            case 0x26: out.append(contentsOf: Array("\\u0026".utf8))
+            default: out.append(bytes[i])
+            }
+            i += 1
+        }
+        while let last = out.last, last == 0x0A { out.removeLast() }
+        out.append(contentsOf: Array(");\n".utf8))
+        return out
+    }
+}

@@ -1,0 +1,95 @@
+// A real browser: headless Chromium opens the built site and searches the development queries,
+// from disk (file://) and from a server under a sub-path (kb build --base-url /kb/ served by
+// python3 -m http.server). Also saves screenshots of an entry page and of search results into
+// .build/screenshots/ for people to look at. Skips, saying why, when Chromium, the kb binary,
+// the built site or the queries are missing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
+const kb = process.env.KB_BINARY || path.join(repo, '.build/debug/kb');
+const queriesFile = path.join(repo, '../shared/queries/dev.tsv');
+const chromium = ['chromium', 'chromium-browser', 'google-chrome'].map((name) => {
+  try { return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(); } catch { return null; }
+}).find(Boolean);
+
+const missing = [
+  !chromium && 'Chromium is not installed (apt-get install chromium)',
+  !existsSync(path.join(site, 'index.html')) && `no built site at ${site}`,
+  !existsSync(kb) && `no kb binary at ${kb}`,
+  !existsSync(queriesFile) && `no development queries at ${queriesFile}`,
+].filter(Boolean);
+
+const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--virtual-time-budget=8000'];
+
+async function dumpDOM(url) {
+  const { stdout } = await run(chromium, [...flags, '--dump-dom', url], { maxBuffer: 64 << 20, timeout: 60000 });
+  return stdout;
+}
+
+/** Ids of the results list, in order. */
+function resultIDs(dom) {
+  const list = dom.match(/<ol id="results"[^>]*>([\s\S]*?)<\/ol>/);
+  if (!list) return [];
+  return [...list[1].matchAll(/data-id="([^"]+)"/g)].map((m) => m[1]);
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function pool(items, width, work) {
+  const out = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) { const i = next++; out[i] = await work(items[i]); }
+  }));
+  return out;
+}
+
+if (missing.length) {
+  test('browser search', { skip: `skipped: ${missing.join('; ')}` }, () => {});
+} else {
+  const rows = readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+  const checked = rows.filter(([, , segment]) => segment !== 'xlang');
+
+  test('file:// — the first result of every query is its entry', async () => {
+    const base = pathToFileURL(path.join(site, 'index.html')).href;
+    const results = await pool(checked, 2, ([q]) => dumpDOM(`${base}?q=${encodeURIComponent(q)}`).then(resultIDs));
+    checked.forEach(([q, expected], i) => assert.equal(results[i][0], expected, `${q}: got ${results[i].join(', ')}`));
+  });
+
+  test('served under /kb/ — the first result of every query is its entry', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kb-browser-'));
+    const server = { process: null };
+    try {
+      execFileSync(kb, ['build', '--out', path.join(root, 'kb'), '--base-url', '/kb/'], { cwd: repo, stdio: 'ignore' });
+      const port = 8700 + Math.floor(Math.random() * 200);
+      server.process = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', root], { stdio: 'ignore' });
+      await new Promise((r) => setTimeout(r, 800));
+      const results = await pool(checked, 2, ([q]) => dumpDOM(`http://127.0.0.1:${port}/kb/index.html?q=${encodeURIComponent(q)}`).then(resultIDs));
+      checked.forEach(([q, expected], i) => assert.equal(results[i][0], expected, `${q}: got ${results[i].join(', ')}`));
+    } finally {
+      if (server.process) server.process.kill();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('screenshots of an entry page and of search results', async () => {
+    const out = path.join(repo, '.build/screenshots');
+    mkdirSync(out, { recursive: true });
+    const shots = [
+      ['entry-large-title-custom-background.png', pathToFileURL(path.join(site, 'entries/large-title-custom-background/index.html')).href],
+      ['search-results.png', `${pathToFileURL(path.join(site, 'index.html')).href}?q=${encodeURIComponent('네비게이션 바 그림자')}`],
+    ];
+    for (const [name, url] of shots) {
+      await run(chromium, [...flags, '--window-size=1280,1600', `--screenshot=${path.join(out, name)}`, url], { timeout: 60000 });
+      assert.ok(existsSync(path.join(out, name)), name);
+    }
+  });
+}

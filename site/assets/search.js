@@ -1,0 +1,170 @@
+// TroubleshootKB: search as you type on the home page.
+// The engine is assets/search-core.js (the same tokenizer and ranking as `kb search`,
+// docs/search.md). The index lives in search/*.js files that call __kbSearchData(kind, n, data):
+// they load as <script> elements, so the search works from file:// as well as from any host.
+// Entry text is only ever put into the page as text nodes, never as HTML.
+(function () {
+  "use strict";
+  var input = document.getElementById("search");
+  var list = document.getElementById("results");
+  if (!input || !list || !window.KBSearch) return;
+
+  // The site root, relative to this page: the folder above assets/search.js.
+  var self = document.querySelector('script[src$="assets/search.js"]');
+  var root = self ? self.getAttribute("src").replace(/assets\/search\.js$/, "") : "";
+
+  var loaded = Object.create(null);   // "kind:n" -> data
+  var waiting = Object.create(null);  // "kind:n" -> [resolve, reject]
+  var promises = Object.create(null); // "kind:n" -> Promise
+
+  window.__kbSearchData = function (kind, n, data) {
+    var key = kind + ":" + n;
+    loaded[key] = data;
+    var w = waiting[key];
+    if (w) { delete waiting[key]; w[0](data); }
+  };
+
+  function load(kind, n, path) {
+    var key = kind + ":" + n;
+    if (key in loaded) return Promise.resolve(loaded[key]);
+    if (promises[key]) return promises[key];
+    promises[key] = new Promise(function (resolve, reject) {
+      waiting[key] = [resolve, reject];
+      var script = document.createElement("script");
+      script.src = root + path;
+      script.async = true;
+      script.onerror = function () {
+        delete promises[key];
+        delete waiting[key];
+        reject(new Error("cannot load " + path));
+      };
+      script.onload = function () {
+        // A file that loaded without calling back is not part of this index.
+        if (waiting[key]) { delete waiting[key]; delete promises[key]; reject(new Error("bad index file " + path)); }
+      };
+      document.head.appendChild(script);
+    });
+    return promises[key];
+  }
+
+  var indexPromise = null;
+  function index() {
+    if (!indexPromise) {
+      indexPromise = load("meta", 0, "search/meta.js").then(function (meta) { return KBSearch.createIndex(meta); });
+    }
+    return indexPromise;
+  }
+
+  function search(query) {
+    return index().then(function (idx) {
+      var need = idx.missingShards(query);
+      return Promise.all(need.map(function (s) {
+        return load("shard", s, "search/shard-" + s + ".js").then(function (shard) {
+          if (!idx.shards[s]) idx.addShard(s, shard);
+        });
+      })).then(function () {
+        var results = idx.search(query, { limit: 10 });
+        return Promise.all(results.map(function (r) {
+          return load("doc", r.docIndex, "search/doc-" + r.docIndex + ".js").then(function (texts) {
+            r.snippet = KBSearch.snippet(texts[r.textIndex] || "", query, 120);
+            return r;
+          }, function () { return r; });
+        }));
+      });
+    });
+  }
+
+  function text(tag, className, value) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (value !== undefined) node.appendChild(document.createTextNode(value));
+    return node;
+  }
+
+  // A snippet as text nodes with <mark> elements around the matches.
+  function snippetNode(snip) {
+    var p = text("p", "result-snippet");
+    var cps = Array.from(snip.text);
+    var at = 0;
+    if (snip.truncatedStart) p.appendChild(document.createTextNode("…"));
+    snip.highlights.forEach(function (h) {
+      p.appendChild(document.createTextNode(cps.slice(at, h[0]).join("")));
+      p.appendChild(text("mark", null, cps.slice(h[0], h[1]).join("")));
+      at = h[1];
+    });
+    p.appendChild(document.createTextNode(cps.slice(at).join("")));
+    if (snip.truncatedEnd) p.appendChild(document.createTextNode("…"));
+    return p;
+  }
+
+  function render(query, results) {
+    while (list.firstChild) list.removeChild(list.firstChild);
+    list.setAttribute("data-query", query);
+    if (!query) return;
+    if (!results.length) {
+      var none = text("li", "no-results", "No entry matches. Try other words, or browse the entries below.");
+      list.appendChild(none);
+      return;
+    }
+    results.forEach(function (r) {
+      var li = document.createElement("li");
+      li.className = "result";
+      li.setAttribute("data-id", r.id);
+      li.lang = r.lang;
+      var a = text("a", "result-title", r.title);
+      a.href = root + (r.url || "") + (r.anchor ? "#" + encodeURIComponent(r.anchor) : "");
+      li.appendChild(a);
+      var meta = text("span", "result-meta", " " + r.lang + (r.label ? " · matched in " + r.label : ""));
+      li.appendChild(meta);
+      if (r.snippet && r.snippet.text) li.appendChild(snippetNode(r.snippet));
+      list.appendChild(li);
+    });
+  }
+
+  var sequence = 0;
+  var timer = null;
+  function run() {
+    var query = input.value.trim();
+    var mine = ++sequence;
+    if (!query) { render("", []); return; }
+    search(query).then(function (results) {
+      if (mine === sequence) render(query, results);
+    }, function (error) {
+      if (mine !== sequence) return;
+      while (list.firstChild) list.removeChild(list.firstChild);
+      list.appendChild(text("li", "no-results", "Search is unavailable: " + error.message));
+    });
+  }
+
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(run, 60);
+  });
+
+  // Keyboard: ↓ from the box into the results, ↑/↓ between them, Esc back to the box.
+  function links() { return Array.prototype.slice.call(list.querySelectorAll("a.result-title")); }
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowDown") {
+      var all = links();
+      if (all.length) { event.preventDefault(); all[0].focus(); }
+    } else if (event.key === "Enter") {
+      var first = links()[0];
+      if (first) { event.preventDefault(); window.location.href = first.href; }
+    }
+  });
+  list.addEventListener("keydown", function (event) {
+    var all = links();
+    var at = all.indexOf(document.activeElement);
+    if (at < 0) return;
+    if (event.key === "ArrowDown" && at + 1 < all.length) { event.preventDefault(); all[at + 1].focus(); }
+    else if (event.key === "ArrowUp") { event.preventDefault(); (at === 0 ? input : all[at - 1]).focus(); }
+    else if (event.key === "Escape") { event.preventDefault(); input.focus(); }
+  });
+
+  // ?q= in the address starts a search right away (app.js keeps the address in step).
+  var params = new URLSearchParams(window.location.search);
+  if (params.get("q")) {
+    if (!input.value) input.value = params.get("q");
+    run();
+  }
+})();
