@@ -186,3 +186,12 @@ struct ParsingCase: CustomTestStringConvertible, Sendable {
         #expect(entry.metadata.locations["lang"] == SourceLocation(line: 4, column: 7))
     }
 }
+
+extension EntryParserTests {
+    /// Nothing is dropped in the parsing fixtures either.
+    @Test(arguments: cases)
+    func everyBlockOfTheFixtureLandsInOneRecord(_ testCase: ParsingCase) throws {
+        let entry = try #require(TestSupport.parse(TestSupport.entry(body: testCase.body)).entry)
+        try EntryRecordsTests.assertCoverage(entry)
+    }
+}
