@@ -16,7 +16,9 @@ const run = promisify(execFile);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
 const kb = process.env.KB_BINARY || path.join(repo, '.build/debug/kb');
-const queriesFile = path.join(repo, '../shared/queries/dev.tsv');
+// The shared development data: KB_SHARED_DIR, ../shared beside the checkout, or /work/shared.
+const queriesFile = [process.env.KB_SHARED_DIR, path.join(repo, '../shared'), '/work/shared']
+  .filter(Boolean).map((d) => path.join(d, 'queries/dev.tsv')).find((f) => existsSync(f)) || path.join(repo, '../shared/queries/dev.tsv');
 const chromium = ['chromium', 'chromium-browser', 'google-chrome'].map((name) => {
   try { return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(); } catch { return null; }
 }).find(Boolean);

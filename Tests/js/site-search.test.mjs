@@ -16,7 +16,9 @@ const KBSearch = require('../../site/assets/search-core.js');
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
 const kb = process.env.KB_BINARY || path.join(repo, '.build/debug/kb');
-const queriesFile = path.join(repo, '../shared/queries/dev.tsv');
+// The shared development data: KB_SHARED_DIR, ../shared beside the checkout, or /work/shared.
+const queriesFile = [process.env.KB_SHARED_DIR, path.join(repo, '../shared'), '/work/shared']
+  .filter(Boolean).map((d) => path.join(d, 'queries/dev.tsv')).find((f) => existsSync(f)) || path.join(repo, '../shared/queries/dev.tsv');
 
 /** Runs a site data file (`__kbSearchData(kind, n, data);`) and returns its data. */
 function loadData(file) {

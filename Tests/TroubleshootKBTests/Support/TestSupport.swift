@@ -13,7 +13,13 @@ enum TestSupport {
     }()
 
     static let entriesDirectory = repositoryRoot + "/entries"
-    static let sharedDirectory = repositoryRoot + "/../shared"
+    /// The project's shared development data (queries, fact sheets, raw fixtures, conformance
+    /// data): `KB_SHARED_DIR`, else `../shared` beside the checkout, else `/work/shared`.
+    static let sharedDirectory: String = {
+        var candidates = [repositoryRoot + "/../shared", "/work/shared"]
+        if let env = ProcessInfo.processInfo.environment["KB_SHARED_DIR"] { candidates.insert(env, at: 0) }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/queries/dev.tsv") } ?? candidates[0]
+    }()
     static let goldenDirectory = repositoryRoot + "/Tests/TroubleshootKBTests/Golden"
     static var isRecording: Bool { ProcessInfo.processInfo.environment["KB_RECORD"] == "1" }
 
