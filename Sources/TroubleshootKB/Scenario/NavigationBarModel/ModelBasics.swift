@@ -35,7 +35,9 @@ public struct NBColor: Sendable, Equatable, CustomStringConvertible {
     /// The colour for one scheme, as a fixed colour.
     public func resolved(_ scheme: NBColorScheme) -> NBColor {
         guard isDynamic else { return self }
-        return NBColor(name: "\(name) (\(scheme.rawValue))", rgb: scheme == .light ? light : dark, alpha: alpha)
+        let rgb = scheme == .light ? light : dark
+        let plain = rgb == (0, 0, 0) ? "black" : rgb == (1, 1, 1) ? "white" : nil
+        return NBColor(name: plain ?? "\(name) (\(scheme.rawValue))", rgb: rgb, alpha: alpha)
     }
 
     /// WCAG relative luminance in the given scheme.
@@ -64,7 +66,7 @@ public struct NBColor: Sendable, Equatable, CustomStringConvertible {
         "black": .black, "white": .white, "clear": .clear, "red": .red, "systemRed": .red, "systemPurple": .systemPurple,
         "purple": .systemPurple, "systemOrange": .systemOrange, "orange": .systemOrange, "label": .label,
         "systemBackground": .systemBackground, "secondarySystemBackground": .secondarySystemBackground,
-        "separator": .separator, "bar": .barMaterial,
+        "separator": .separator,
     ]
 }
 

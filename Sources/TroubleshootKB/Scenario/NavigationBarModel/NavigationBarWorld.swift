@@ -172,16 +172,21 @@ public final class NavigationBarWorld: World {
         return nil
     }
 
-    /// Checks that the model understands every statement of `code` (without running it).
+    /// Checks that the model understands every statement of `code` by running it on a
+    /// throwaway app (so mistakes show when the step runs, not deep inside a later pass).
     func validate(_ code: String, bindings: [String]) throws {
-        for statement in NBCodeRunner.statements(code) {
-            let probe = NBContext(rules: context.rules, os: context.os)
-            let runner = NBCodeRunner(context: probe, proxy: NBAppearanceProxy(), variables: [:]) {}
-            for name in bindings + ["controller", "navigationItem", "luminance", "light", "appearance", "edge", "standard", "proxy"] where runner.variables[name] == nil {
-                runner.variables[name] = NBCodeRunner.Value.none
-            }
-            do { _ = try runner.execute(statement) } catch let error as NBUnsupportedCode { throw StepUndefined(error.description) } catch {}
-        }
+        let probe = NBContext(rules: context.rules, os: context.os)
+        let root = NBViewController("probe", context: probe)
+        let navigation = NBNavigationController("probe navigation", root: root, context: probe, proxy: NBAppearanceProxy())
+        var variables: [String: NBCodeRunner.Value] = appVariables
+        for name in bindings + ["bar", "navigationBar"] { variables[name] = .bar(navigation.navigationBar) }
+        variables["controller"] = .controller(root)
+        variables["self"] = .controller(root)
+        variables["navigationController"] = .controller(navigation)
+        variables["navigationItem"] = .item(root.navigationItem)
+        if variables["luminance"] == nil { variables["luminance"] = .number(0.5) }
+        let runner = NBCodeRunner(context: probe, proxy: NBAppearanceProxy(), variables: variables) {}
+        do { try runner.run(code) } catch let error as NBUnsupportedCode { throw StepUndefined(error.description) }
     }
 
     /// A `UIViewControllerRepresentable` in `.background {}` whose update runs `code` with

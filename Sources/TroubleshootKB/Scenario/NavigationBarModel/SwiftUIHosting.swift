@@ -113,6 +113,7 @@ public final class NBHostingController: NBViewController {
     public func updatePass(appearing: Bool = false, transition: Bool = false) {
         passes += 1
         context.inUpdatePass = true
+        bar?.layoutDuringPass()
         for representable in representables where !representable.made {
             representable.make(context: context)
             place(representable)
@@ -120,7 +121,6 @@ public final class NBHostingController: NBViewController {
         for representable in representables { representable.update?(representable) }
         if appearing { for action in onAppear { action() } }
         writePreferences(transition: transition)
-        bar?.layoutDuringPass()
         context.inUpdatePass = false
         bar?.commitLayout()
         if !detached.isEmpty,
