@@ -91,6 +91,7 @@ public final class NBCodeRunner {
         case bar(NBNavigationBar)
         case item(NBNavigationItem)
         case controller(NBViewController)
+        case text(String)
         case none
     }
 
@@ -212,7 +213,7 @@ public final class NBCodeRunner {
     func assign(_ target: Value, _ property: String, _ value: Value, path: String, statement: String) throws {
         let unsupported = NBUnsupportedCode(code: statement, what: "the statement")
         if case .none = target { stoppedChains.append(path); return }
-        if property == "title", case .item = target { return }
+        if property == "title", case .item(let item) = target, case .text(let title) = value { item.title = title; return }
         if property == "titleTextAttributes" || property == "largeTitleTextAttributes" {
             guard case .attributes(let attributes) = value else { throw unsupported }
             switch target {
@@ -251,6 +252,7 @@ public final class NBCodeRunner {
         let text = expression.trimmingCharacters(in: .whitespaces)
         let unsupported = NBUnsupportedCode(code: statement, what: "the statement")
         if text == "nil" { return .none }
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return .text(String(text.dropFirst().dropLast())) }
         if text == "UINavigationBarAppearance()" { return .appearance(NBAppearance()) }
         if text == "UINavigationBar.appearance()" { return .proxy }
         if let number = Double(text) { return .number(number) }

@@ -489,7 +489,7 @@ public final class NavigationBarWorld: World {
         }
         step(colon(["the screen has a configurator in its background, a UIViewControllerRepresentable that does nothing from iOS 26 and otherwise runs on the main queue from updateUIViewController:",
                     "页面的 background 里放一个 configurator（UIViewControllerRepresentable），iOS 26 起什么都不做，否则从 updateUIViewController 在主队列上执行：",
-                    "화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:",
+                    "화면의 background에 configurator\\(UIViewControllerRepresentable\\)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:",
                     "画面の background に configurator（UIViewControllerRepresentable）を置き、iOS 26 以降は何もせず、それ以外は updateUIViewController からメインキューで次のコードを実行する："])) { world, a in
             try world.installControllerRepresentable(try a.requireDocString(), deferred: true, skipsFrom26: true, name: "configurator")
         }
