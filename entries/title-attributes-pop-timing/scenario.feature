@@ -70,3 +70,14 @@
     而且导航控制器在 super.pushViewController 和 super.popViewController 之后立即应用栈顶页面声明的标题样式，并在转场协调器的完成回调里再应用一次
     当App 显示「首页」
     那么标题是「label」、17 pt
+    当用户打开「详情」
+    而且用户点返回按钮
+    那么标题是「systemPurple」、17 pt
+
+  @fix
+  场景: 最终方案的启动问题 —— 也可以在启动时设置全局的 UINavigationBar.appearance().titleTextAttributes
+    假如页面「首页」声明的标题样式为`[.foregroundColor: UIColor.systemPurple, .font: UIFont.systemFont(ofSize: 17)]`
+    而且导航控制器在 super.pushViewController 和 super.popViewController 之后立即应用栈顶页面声明的标题样式，并在转场协调器的完成回调里再应用一次
+    而且App 执行`UINavigationBar.appearance().titleTextAttributes = [.foregroundColor: UIColor.systemPurple, .font: UIFont.systemFont(ofSize: 17)]`
+    当App 显示「首页」
+    那么标题是「systemPurple」、17 pt

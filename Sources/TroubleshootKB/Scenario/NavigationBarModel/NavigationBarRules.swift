@@ -155,3 +155,66 @@ public final class RuleTrace {
     /// One line per event: `NB-4: …`.
     public var lines: [String] { events.map { "\($0.rule): \($0.note)" } }
 }
+
+extension NavigationBarRules {
+    /// docs/model/navigation-bar.md, generated from the catalogue (a test keeps the file in step).
+    public static func markdown(_ rules: [NavigationBarRule] = catalogue) -> String {
+        var out = """
+        # The navigation-bar model
+
+        The four iOS entries' scenarios (`@world:navigation-bar-model`) run against this model, not a
+        device: a small, deterministic object graph shaped like UIKit and SwiftUI (window, views,
+        view controllers, a navigation controller with one shared bar, navigation items, appearances,
+        the appearance proxy, a SwiftUI hosting layer with toolbar preferences and update passes, a
+        main queue, a scroll view, iOS 17 / 18 / 26, colour scheme, a background image). Every
+        decision it makes comes from one rule below and is recorded: `kb check --explain ID` prints
+        the trace per scenario, the report lists the rules each scenario exercised (`rules`), and the
+        site shows them on entry pages with a link to the rule page (`model/navigation-bar/index.html`).
+
+        When a platform release changes a rule, change that rule in
+        `Sources/TroubleshootKB/Scenario/NavigationBarModel/NavigationBarRules.swift`; `kb check`
+        then shows which entries and attempts no longer hold. Tests switch single rules off
+        (`WorldSettings.disabledModelRules`) and check that exactly the dependent records turn stale.
+        The model knows no entry: entries appear here only as the source of a field observation.
+
+        This file is generated from the rule table (`NavigationBarRules.markdown()`); a test fails
+        when it is out of date.
+
+        | id | rule | source | iOS |
+        |---|---|---|---|
+
+        """
+        for rule in rules {
+            let source = rule.source.split(separator: ";").map { part -> String in
+                let text = part.trimmingCharacters(in: .whitespaces)
+                return text.hasPrefix("http") ? "<\(text)>" : text
+            }.joined(separator: "; ")
+            out += "| <a id=\"\(rule.id)\"></a>\(rule.id) | \(rule.statement.replacingOccurrences(of: "|", with: "\\|")) | \(source) | \(rule.osVersions.map(String.init).joined(separator: ", ")) |\n"
+        }
+        out += """
+
+        ## Readability
+
+        Contrast is the WCAG ratio (L1 + 0.05) / (L2 + 0.05) of relative luminances; the large title
+        (34 pt bold) counts as large text, readable from 3:1. A black dim overlay of opacity *a* is
+        composited over the image in sRGB (each channel × (1 − a)), so it always lowers the image's
+        luminance: it helps light text and hurts dark text.
+
+        ## What scenarios can say
+
+        Steps are listed with their phrases in English, Chinese, Korean and Japanese in
+        `Sources/TroubleshootKB/Scenario/NavigationBarModel/NavigationBarWorld.swift`. Code in
+        backticks or doc strings is read by a small recogniser: SwiftUI toolbar modifiers
+        (`.toolbarBackground`, `.toolbarColorScheme`, `.navigationBarTitleDisplayMode`) and UIKit
+        statements (`let a = UINavigationBarAppearance()`, `a.configureWith…Background()`,
+        `a.backgroundColor/shadowColor/titleTextAttributes/largeTitleTextAttributes = …`,
+        `X.standardAppearance/compactAppearance/scrollEdgeAppearance/compactScrollEdgeAppearance = …`
+        on a bar, an item or `UINavigationBar.appearance()`, `X.titleTextAttributes = […]`,
+        `guard let bar = … else { return }`). Anything else makes the step undefined with a message
+        naming what the model understands, so the check is reported as broken rather than passing
+        silently.
+
+        """
+        return out
+    }
+}
