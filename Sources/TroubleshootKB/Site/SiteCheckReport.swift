@@ -81,7 +81,7 @@ public struct SiteCheckReport: Codable, Sendable, Equatable {
                 var attempt = attempt
                 if let earlier = byAnchor[attempt.anchor] {
                     // Several scenarios for one record: the worst verdict, the rules of all.
-                    func rank(_ verdict: String) -> Int { ["error": 3, "fail": 2, "skip": 1][verdictClass(verdict)] ?? 0 }
+                    func rank(_ verdict: String) -> Int { ["error": 3, "fail": 2, "skip": 1][Self.verdictClass(verdict)] ?? 0 }
                     if rank(earlier.verdict) > rank(attempt.verdict) {
                         attempt.verdict = earlier.verdict
                         attempt.message = earlier.message
