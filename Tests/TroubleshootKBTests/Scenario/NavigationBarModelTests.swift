@@ -139,3 +139,144 @@ import Testing
         }
     }
 }
+
+/// The model's rules one by one, on the object graph directly.
+@Suite struct NavigationBarModelUnitTests {
+    static func app(os: Int = 17, disabling: Set<String> = []) -> (NBContext, NBNavigationController, NBWindow, NBAppearanceProxy) {
+        let context = NBContext(rules: NavigationBarRules(disabling: disabling), os: os)
+        let proxy = NBAppearanceProxy()
+        let root = NBViewController("root", context: context)
+        let navigation = NBNavigationController("nav", root: root, context: context, proxy: proxy)
+        let window = NBWindow("window", context: context)
+        return (context, navigation, window, proxy)
+    }
+
+    @Test func nb1AndNb4SelectionAndNilScrollEdge() {
+        let (context, navigation, _, _) = Self.app()
+        let bar = navigation.navigationBar
+        var opaque = NBAppearance(background: .color(.red))
+        opaque.shadowColor = .separator
+        bar.setAppearance(.standard, opaque)
+        bar.isAtScrollEdge = false
+        #expect(bar.activeAppearance().slot == .standard)
+        bar.isAtScrollEdge = true
+        let edge = bar.activeAppearance()
+        #expect(edge.slot == .scrollEdge && edge.appearance.background == .transparent, "nil scrollEdge → transparent standard")
+        #expect(context.trace.ruleIDs.contains("NB-4"))
+        bar.isCompactHeight = true
+        bar.isAtScrollEdge = false
+        #expect(bar.activeAppearance().slot == .standard, "nil compact falls back to standard (NB-3)")
+    }
+
+    @Test func nb2ItemOverridesBar() {
+        let (_, navigation, _, _) = Self.app()
+        navigation.topViewController!.navigationItem.appearances[.scrollEdge] = NBAppearance(background: .color(.red))
+        let active = navigation.navigationBar.activeAppearance()
+        #expect(active.source == "navigation item" && active.appearance.background == .color(.red))
+    }
+
+    @Test func nb5OwnStackKeepsBackgroundFrom18() {
+        for (os, expected) in [(17, NBAppearance.Background.transparent), (18, .color(.systemBackground))] {
+            let (_, navigation, _, _) = Self.app(os: os)
+            navigation.navigationBar.isOwnedBySwiftUIStack = true
+            navigation.navigationBar.setAppearance(.standard, NBAppearance(background: .color(.systemBackground)))
+            #expect(navigation.navigationBar.activeAppearance().appearance.background == expected, "iOS \(os)")
+        }
+    }
+
+    @Test func nb6ProxyAppliesOnWindowEntryOnly() {
+        let (_, navigation, window, proxy) = Self.app()
+        proxy.appearances[.standard] = NBAppearance(background: .color(.red))
+        navigation.navigationBar.isAtScrollEdge = false
+        window.rootViewController = navigation
+        #expect(navigation.navigationBar.activeAppearance().appearance.background == .color(.red))
+        proxy.appearances[.standard] = NBAppearance(background: .material)
+        navigation.navigationBar.proxyChanged()
+        #expect(navigation.navigationBar.activeAppearance().appearance.background == .color(.red), "a bar in a window keeps its look")
+    }
+
+    @Test func nb8ClearShadowHidesHairline() {
+        let (_, navigation, _, _) = Self.app()
+        let bar = navigation.navigationBar
+        bar.isAtScrollEdge = false
+        #expect(bar.hairlineVisible())
+        var appearance = NBAppearance()
+        appearance.shadowColor = .clear
+        bar.setAppearance(.standard, appearance)
+        #expect(!bar.hairlineVisible())
+        let (_, other, _, _) = Self.app(disabling: ["NB-8"])
+        other.navigationBar.isAtScrollEdge = false
+        other.navigationBar.setAppearance(.standard, appearance)
+        #expect(other.navigationBar.hairlineVisible(), "without NB-8 the clear shadow would show")
+    }
+
+    @Test func nb10MainQueueWaitsForThePass() {
+        let context = NBContext()
+        var order: [String] = []
+        context.inUpdatePass = true
+        context.mainQueue.async(context) { order.append("deferred") }
+        order.append("pass")
+        context.inUpdatePass = false
+        context.mainQueue.drain()
+        #expect(order == ["pass", "deferred"])
+    }
+
+    @Test func nb11ColorSchemeNeedsAVisibleBackground() {
+        let (context, navigation, _, _) = Self.app()
+        context.colorScheme = .dark
+        let bar = navigation.navigationBar
+        bar.colorSchemeOverride = .light
+        bar.setAppearance(.scrollEdge, NBAppearance(background: .transparent, shadowColor: nil))
+        #expect(bar.largeTitleColor().color == .white)
+        bar.setAppearance(.scrollEdge, NBAppearance(background: .material))
+        #expect(bar.largeTitleColor().color == .black)
+    }
+
+    @Test func nb14ContrastAndDimOverlay() {
+        #expect(abs(wcagContrast(0, 1) - 21) < 0.001)
+        var image = NBImage(luminance: 0.12)
+        #expect(wcagContrast(0, image.visibleLuminance) >= 3, "black on L 0.12 is readable")
+        image.dimOpacity = 0.5
+        #expect(wcagContrast(0, image.visibleLuminance) < 3, "a dim overlay makes dark text worse")
+    }
+
+    @Test func nb15ResponderChainReachesTheNavigationController() {
+        let (context, navigation, _, _) = Self.app()
+        let root = navigation.topViewController!
+        let leaf = NBView("leaf", context: context)
+        root.view.addSubview(leaf)
+        var responder: NBResponder? = leaf.next
+        var found: NBNavigationController?
+        while let current = responder {
+            if let controller = current as? NBViewController, let nav = controller.navigationController { found = nav; break }
+            responder = current.next
+        }
+        #expect(found === navigation)
+    }
+
+    @Test func nb19And20TitleAttributesAroundAPop() {
+        for kind in [NBNavigationController.PopKind.backButton, .swipe] {
+            let (context, navigation, window, _) = Self.app()
+            window.rootViewController = navigation
+            let detail = NBViewController("detail", context: context)
+            navigation.topViewController!.viewWillAppearHook = { [unowned navigation] in
+                navigation.navigationBar.setTitleTextAttributes(NBTextAttributes(foregroundColor: .systemPurple), by: "viewWillAppear")
+            }
+            navigation.push(detail)
+            navigation.navigationBar.setTitleTextAttributes(NBTextAttributes(foregroundColor: .black))
+            navigation.pop(kind)
+            let color = navigation.navigationBar.titleTextAttributes.foregroundColor
+            #expect(color == (kind == .backButton ? .black : .systemPurple), "\(kind)")
+        }
+    }
+
+    @Test func unsupportedCodeIsNamed() {
+        let context = NBContext()
+        let runner = NBCodeRunner(context: context, proxy: NBAppearanceProxy(), variables: [:]) {}
+        #expect(throws: NBUnsupportedCode.self) { try runner.run("view.layer.cornerRadius = 4") }
+        var preferences = NBToolbarPreferences()
+        #expect(throws: NBUnsupportedCode.self) { try NBModifiers.apply(".toolbarVisibility(.hidden, for: .navigationBar)", to: &preferences) }
+        #expect(throws: Never.self) { try NBModifiers.apply(".toolbarBackground(.hidden, for: .navigationBar)", to: &preferences) }
+        #expect(preferences.visibility == .hidden)
+    }
+}
