@@ -156,6 +156,11 @@ public struct CheckCommand: KBCommand {
                 lines.append("\(entry.id): \(colored(entry.verdict, style)) — \(entry.reason ?? "")")
             }
         }
+        let modelRules = NavigationBarRules.sortIDs(report.entries.flatMap { $0.attempts.flatMap(\.rules) })
+        if !modelRules.isEmpty {
+            lines.append("")
+            lines.append(modelNote(modelRules))
+        }
         var counts: [String] = []
         for verdict in CheckVerdict.allCases {
             let n = report.entries.filter { $0.verdict == verdict }.count
@@ -167,10 +172,17 @@ public struct CheckCommand: KBCommand {
         return lines.joined(separator: "\n")
     }
 
+    /// What model-checked results are: "checked against the navigation-bar model (rules …), not a device".
+    static func modelNote(_ rules: [String]) -> String {
+        "Model-checked: checked against the \(NavigationBarRules.modelName) (rules \(rules.joined(separator: ", "))), not a device (docs/model/navigation-bar.md)."
+    }
+
     /// Every scenario and step of one entry.
     static func explanation(_ entry: EntryCheck, style: TerminalStyle) -> String {
         var lines = ["\(style.bold(entry.id)): \(colored(entry.verdict, style))\(entry.reason.map { " — " + $0 } ?? "")"]
         if let file = entry.scenarioFile { lines.append("  scenario file: \(file)") }
+        let modelRules = NavigationBarRules.sortIDs(entry.attempts.flatMap(\.rules))
+        if !modelRules.isEmpty { lines.append("  " + modelNote(modelRules)) }
         for attempt in entry.attempts {
             lines.append("")
             lines.append("  \(attempt.verdict.mark) \(style.bold("@" + (attempt.anchor ?? "(no record tag)"))) \(attempt.scenario)\(attempt.line.map { " (line \($0))" } ?? ""): \(colored(attempt.verdict, style))")
@@ -192,6 +204,10 @@ public struct CheckCommand: KBCommand {
                 }
             }
             if !attempt.rules.isEmpty { lines.append("    rules: \(attempt.rules.joined(separator: ", "))") }
+            if let trace = attempt.trace, !trace.isEmpty {
+                lines.append("    rule trace:")
+                for line in trace { lines.append("      " + line) }
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -57,8 +57,12 @@ public struct AttemptCheck: Sendable, Codable, Equatable {
     public var steps: [StepReport]
     /// Ids of model rules the scenario exercised; empty for the shell world.
     public var rules: [String]
+    /// The model's decisions in order, one line per rule consultation (`NB-4: …`); absent for the
+    /// shell world.
+    public var trace: [String]?
 
-    public init(anchor: String?, scenario: String, verdict: CheckVerdict, message: String?, line: Int?, steps: [StepReport], rules: [String]) {
+    public init(anchor: String?, scenario: String, verdict: CheckVerdict, message: String?, line: Int?, steps: [StepReport], rules: [String],
+                trace: [String]? = nil) {
         self.anchor = anchor
         self.scenario = scenario
         self.verdict = verdict
@@ -66,6 +70,7 @@ public struct AttemptCheck: Sendable, Codable, Equatable {
         self.line = line
         self.steps = steps
         self.rules = rules
+        self.trace = trace
     }
 }
 

@@ -175,6 +175,7 @@ public struct EntryChecker: Sendable {
             var message: String?
             var steps: [StepReport] = []
             var rules: [String] = []
+            var trace: [String] = []
             if pickle.steps.isEmpty {
                 verdict = .broken
                 message = "the scenario has no steps, so it checks nothing"
@@ -182,6 +183,7 @@ public struct EntryChecker: Sendable {
                 let result = world.run(pickle, stepInfo: info, settings: settings)
                 steps = result.steps
                 rules = result.rules
+                trace = result.trace
                 (verdict, message) = Self.verdict(for: result)
             } else {
                 verdict = .broken
@@ -197,7 +199,8 @@ public struct EntryChecker: Sendable {
                     recordMessage = "tag @\(anchor) names no record of the entry (it has \(anchors.sorted().joined(separator: ", ")))"
                 }
                 attempts.append(AttemptCheck(anchor: anchor, scenario: pickle.name, verdict: recordVerdict, message: recordMessage,
-                                             line: pickle.location.line, steps: steps, rules: rules))
+                                             line: pickle.location.line, steps: steps, rules: rules,
+                                             trace: trace.isEmpty ? nil : trace))
             }
         }
         let (verdict, reason) = Self.entryVerdict(attempts)

@@ -13,6 +13,8 @@ public struct ScenarioResult: Sendable {
     public var message: String?
     public var steps: [StepReport]
     public var rules: [String]
+    /// The model's decisions, one line each (model worlds only).
+    public var trace: [String] = []
 
     public var tags: [String] { pickle.tags.map(\.name) }
     /// Whether a step is undefined or ambiguous anywhere in the scenario.
@@ -116,6 +118,6 @@ public enum ScenarioRunner {
             }
         }
         return ScenarioResult(pickle: pickle, status: stopped?.0 ?? .passed, message: stopped?.1, steps: steps,
-                              rules: instance.exercisedRules)
+                              rules: instance.exercisedRules, trace: instance.ruleTrace)
     }
 }

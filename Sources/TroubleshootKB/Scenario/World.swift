@@ -13,6 +13,8 @@ public struct WorldSettings: Sendable {
     public var hostEnvironment: [String: String]
     /// The folder of the entry being checked.
     public var entryDirectory: String?
+    /// Ids of model rules switched off (tests use this to see which records depend on a rule).
+    public var disabledModelRules: Set<String> = []
 
     public init(kbBinary: String? = nil, timeout: TimeInterval = 60, outputLimit: Int = 1 << 20,
                 hostEnvironment: [String: String] = [:], entryDirectory: String? = nil) {
@@ -40,6 +42,8 @@ public protocol World: AnyObject {
     init(settings: WorldSettings) throws
     /// Ids of model rules the scenario exercised; empty for worlds without a model.
     var exercisedRules: [String] { get }
+    /// What the model decided, one line per rule consultation (`NB-4: …`); empty without a model.
+    var ruleTrace: [String] { get }
     /// Called after the last step, whatever happened.
     func tearDown()
 }
@@ -47,6 +51,7 @@ public protocol World: AnyObject {
 extension World {
     public static func missingRequirement(tags: [String], settings: WorldSettings) -> String? { nil }
     public var exercisedRules: [String] { [] }
+    public var ruleTrace: [String] { [] }
     public func tearDown() {}
 }
 
@@ -90,7 +95,7 @@ public enum StepMatchSummary: Sendable, Equatable {
 
 /// The worlds scenarios may choose with `@world:<name>`. Register new worlds here.
 public enum ScenarioWorlds {
-    nonisolated(unsafe) public static var all: [WorldType] = [.of(ShellWorld.self)]
+    nonisolated(unsafe) public static var all: [WorldType] = [.of(ShellWorld.self), .of(NavigationBarWorld.self)]
     public static let defaultName = "shell"
 
     public static func named(_ name: String) -> WorldType? { all.first { $0.name == name } }

@@ -197,6 +197,17 @@ struct EntryPageRenderer {
         return " <span class=\"check-message\">\(HTML.escape(message))</span>"
     }
 
+    /// Links to the rules of the model page (`model/navigation-bar/index.html#NB-3`).
+    func ruleLinks(_ rules: [String], item: SiteEntry, wrap: Bool = true) -> String {
+        guard !rules.isEmpty else { return "" }
+        let page = SitePaths.relative(SitePaths.navigationBarModel, from: item.path)
+        let known = Set(NavigationBarRules.catalogue.map(\.id))
+        let links = rules.map { rule in
+            known.contains(rule) ? "<a class=\"rule\" \(HTML.href(page + "#" + rule))>\(HTML.escape(rule))</a>" : HTML.escape(rule)
+        }.joined(separator: ", ")
+        return wrap ? " <span class=\"rules\" lang=\"en\">rules: \(links)</span>" : links
+    }
+
     func scenarioAndChecks(_ item: SiteEntry, strings: SiteStrings) -> String {
         guard item.scenario != nil || item.check != nil else { return "" }
         var out = "<section id=\"checks\" class=\"entry-section checks\">\n<h2>\(HTML.escape(strings.scenario))</h2>\n"
@@ -214,9 +225,13 @@ struct EntryPageRenderer {
                     let label = anchors.contains(attempt.anchor)
                         ? "<a \(HTML.href("#" + attempt.anchor))>\(HTML.escape(attempt.anchor))</a>"
                         : HTML.escape(attempt.anchor)
-                    out += "<tr><th scope=\"row\">\(label)</th><td>\(Fragments.checkBadge(attempt.verdict))</td><td>\(HTML.escape(attempt.message ?? ""))</td></tr>\n"
+                    out += "<tr><th scope=\"row\">\(label)</th><td>\(Fragments.checkBadge(attempt.verdict))</td><td>\(HTML.escape(attempt.message ?? ""))\(ruleLinks(attempt.rules, item: item))</td></tr>\n"
                 }
                 out += "</tbody>\n</table>\n"
+            }
+            let rules = NavigationBarRules.sortIDs(check.attempts.flatMap(\.rules))
+            if !rules.isEmpty {
+                out += "<p class=\"model-note\" lang=\"en\">Checked against the <a \(HTML.href(SitePaths.relative(SitePaths.navigationBarModel, from: item.path)))>navigation-bar model</a> (rules \(ruleLinks(rules, item: item, wrap: false))), not a device.</p>\n"
             }
         }
         if let scenario = item.scenario {

@@ -19,6 +19,7 @@ struct FeedRenderer {
         }
         url(SitePaths.home, index.updated)
         url(SitePaths.symptoms, index.updated)
+        url(SitePaths.navigationBarModel, nil)
         for item in index.entries { url(item.path, item.meta.updated) }
         for (tag, positions) in index.tags {
             url(SitePaths.tag(tag), positions.map { index.entries[$0].meta.updated }.max())

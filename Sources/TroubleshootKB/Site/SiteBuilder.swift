@@ -345,7 +345,7 @@ public struct SiteBuilder: Sendable {
     // MARK: render
 
     enum Page {
-        case home, symptoms, notFound, sitemap, feed
+        case home, symptoms, notFound, sitemap, feed, model
         case entry(Int)
         case tag(Int)
     }
@@ -353,7 +353,7 @@ public struct SiteBuilder: Sendable {
     /// Renders every page in parallel, handing each to the writer as soon as it is done (the
     /// whole site is never held in memory). Returns the number of pages.
     func render(_ index: SiteIndex, base: BaseURL, into writer: SiteWriter) throws -> Int {
-        let pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
+        let pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed, .model]
             + index.entries.indices.map(Page.entry) + index.tags.indices.map(Page.tag)
         try writer.prepareFolders(for: index.pagePaths)
         let entryRenderer = EntryPageRenderer(index: index, base: base)
@@ -374,6 +374,7 @@ public struct SiteBuilder: Sendable {
             case .notFound: (path, html) = (SitePaths.notFound, listRenderer.notFound())
             case .sitemap: (path, html) = (SitePaths.sitemap, feedRenderer.sitemap())
             case .feed: (path, html) = (SitePaths.feed, feedRenderer.feed())
+            case .model: (path, html) = (SitePaths.navigationBarModel, ModelPageRenderer(index: index, base: base).render())
             case .entry(let i):
                 (path, html) = (index.entries[i].path, entryRenderer.render(index.entries[i]))
             case .tag(let i):

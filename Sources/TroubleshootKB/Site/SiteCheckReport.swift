@@ -78,7 +78,18 @@ public struct SiteCheckReport: Codable, Sendable, Equatable {
             var byAnchor: [String: AttemptResult] = [:]
             var order: [String] = []
             for attempt in result.attempts {
-                if byAnchor[attempt.anchor] == nil { order.append(attempt.anchor) }
+                var attempt = attempt
+                if let earlier = byAnchor[attempt.anchor] {
+                    // Several scenarios for one record: the worst verdict, the rules of all.
+                    func rank(_ verdict: String) -> Int { ["error": 3, "fail": 2, "skip": 1][Self.verdictClass(verdict)] ?? 0 }
+                    if rank(earlier.verdict) > rank(attempt.verdict) {
+                        attempt.verdict = earlier.verdict
+                        attempt.message = earlier.message
+                    }
+                    attempt.rules = NavigationBarRules.sortIDs(earlier.rules + attempt.rules)
+                } else {
+                    order.append(attempt.anchor)
+                }
                 byAnchor[attempt.anchor] = attempt
             }
             merged.attempts = order.map { byAnchor[$0]! }

@@ -47,7 +47,7 @@ struct SiteIndex: Sendable {
 
     /// Every page path, sorted.
     var pagePaths: [String] {
-        var paths = [SitePaths.home, SitePaths.symptoms, SitePaths.notFound, SitePaths.sitemap, SitePaths.feed]
+        var paths = [SitePaths.home, SitePaths.symptoms, SitePaths.notFound, SitePaths.sitemap, SitePaths.feed, SitePaths.navigationBarModel]
         paths += entries.map(\.path)
         paths += tags.map { SitePaths.tag($0.tag) }
         return paths.sorted()

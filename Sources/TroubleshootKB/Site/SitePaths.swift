@@ -10,6 +10,8 @@ enum SitePaths {
     static let notFound = "404.html"
     static let sitemap = "sitemap.xml"
     static let feed = "feed.xml"
+    /// The rule catalogue of the navigation-bar model that model-checked entries link to.
+    static let navigationBarModel = "model/navigation-bar/index.html"
     static let stylesheet = "assets/style.css"
     static let script = "assets/app.js"
     /// Written by the search branch; pages tolerate its absence.

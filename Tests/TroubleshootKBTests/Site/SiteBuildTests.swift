@@ -327,3 +327,36 @@ import Testing
         #expect(html.contains("    Givenness is not a keyword"))
     }
 }
+
+@Suite struct SiteModelPageTests {
+    typealias Support = SiteTestSupport
+
+    /// The rule catalogue is a page of the site; model-checked entry pages say so and link each
+    /// rule their scenarios exercised to it.
+    @Test func ruleCatalogueAndRuleLinks() throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        let ids = ["large-title-custom-background", "title-attributes-pop-timing"]
+        let checker = EntryChecker(settings: CheckTestSupport.settings)
+        let checks = try ids.map { checker.check(try CheckTestSupport.item(TestSupport.entriesDirectory, $0)) }
+        let report = CheckReport(checkedAt: CheckReport.timestamp(), entries: checks)
+        try FileManager.default.createDirectory(atPath: dir + "/.kb", withIntermediateDirectories: true)
+        try report.jsonData().write(to: URL(fileURLWithPath: dir + "/.kb/check-report.json"))
+        let result = Support.build(["--out", dir + "/site"], in: dir, entries: TestSupport.entriesDirectory)
+        #expect(result.code == 0, "\(result.stderr)")
+        let files = Support.snapshot(dir + "/site")
+        let model = Support.text(files[SitePaths.navigationBarModel])
+        for rule in NavigationBarRules.catalogue {
+            #expect(model.contains("id=\"\(rule.id)\""), "the model page lacks \(rule.id)")
+        }
+        #expect(model.contains("../../entries/large-title-custom-background/index.html#checks"))
+        let page = Support.text(files["entries/large-title-custom-background/index.html"])
+        #expect(page.contains("not a device"))
+        let exercised = NavigationBarRules.sortIDs(checks[0].attempts.flatMap(\.rules))
+        #expect(!exercised.isEmpty)
+        for rule in exercised { #expect(page.contains("href=\"../../model/navigation-bar/index.html#\(rule)\""), "no link to \(rule)") }
+        #expect(Support.text(files["sitemap.xml"]).contains("model/navigation-bar/index.html"))
+        let problems = Support.brokenLinks(in: dir + "/site")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}
