@@ -10,7 +10,7 @@ public struct GlossaryCommand: KBCommand {
         discussion: """
         Without a subcommand, lists every concept of entries/glossary.yaml with its terms per \
         language and, per entry language, the entries that mention it (through any of its terms, \
-        as search sees them). A concept no entry mentions only helps queries. 'gaps' lists CJK \
+        as search sees them: code samples are left out). A concept no entry mentions only helps queries. 'gaps' lists CJK \
         bigrams and identifiers that occur in several entries outside every concept's terms: \
         candidates for new concepts or terms (docs/search.md, "Cross-language search").
         """,
@@ -197,7 +197,8 @@ struct GlossaryReport {
             var perConcept: [String: Mention] = [:]
             var order: [String] = []
             var seenGaps: Set<String> = []
-            for field in SearchField.allCases {
+            // As search sees them: code samples are not expanded, so they are left out.
+            for field in SearchField.allCases where field != .code {
                 for text in document.fields[field] ?? [] {
                     let tokens = SearchAnalyzer.analyze(text.text, mode: .document, glossary: search)
                     let scalars = Array(text.text.unicodeScalars)
