@@ -58,7 +58,7 @@ if (missing.length) {
   test('browser search', { skip: `skipped: ${missing.join('; ')}` }, () => {});
 } else {
   const rows = readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
-  const checked = rows.filter(([, , segment]) => segment !== 'xlang');
+  const checked = rows;
 
   test('file:// — the first result of every query is its entry', async () => {
     const base = pathToFileURL(path.join(site, 'index.html')).href;

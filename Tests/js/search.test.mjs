@@ -21,7 +21,8 @@ function loadedIndex() {
 }
 
 function summary(results) {
-  return results.map((r) => ({ id: r.id, field: r.field, textIndex: r.textIndex, anchor: r.anchor, label: r.label }));
+  return results.map((r) => ({ id: r.id, field: r.field, textIndex: r.textIndex, anchor: r.anchor, label: r.label,
+    viaGlossary: r.viaGlossary }));
 }
 
 for (const q of expected.queries) {
@@ -56,9 +57,17 @@ test('a query loads only the shards of its tokens', async () => {
   const q = expected.queries[0];
   const results = await kb.search(q.query, { limit: q.limit });
   assert.deepEqual(results.map((r) => r.id), q.results.map((r) => r.id));
-  const needed = new Set(KBSearch.tokenize(q.query, 'query').map((t) => KBSearch.shardOf(t, meta.shardCount)));
+  const needed = new Set(KBSearch.tokenize(q.query, 'query', kb.index.glossary).map((t) => KBSearch.shardOf(t, meta.shardCount)));
   assert.deepEqual(new Set(fetched), new Set([...needed].map((s) => `search-shard-${s}.json`)));
   assert.deepEqual(kb.index.missingShards(q.query), []);
+});
+
+test('a cross-language query loads the shards of its concept tokens too', () => {
+  const index = KBSearch.createIndex(meta);
+  const tokens = KBSearch.tokenize('网络请求超时', 'query', index.glossary);
+  assert.ok(tokens.includes('~c:timeout'));
+  const shards = new Set(tokens.map((t) => KBSearch.shardOf(t, meta.shardCount)));
+  assert.deepEqual(new Set(index.missingShards('网络请求超时')), shards);
 });
 
 test('missing shard is reported, not silently ignored', () => {

@@ -9,16 +9,18 @@ const require = createRequire(import.meta.url);
 const KBSearch = require('../../site/assets/search-core.js');
 const vectors = JSON.parse(readFileSync(new URL('../TroubleshootKBTests/Search/token-vectors.json', import.meta.url), 'utf8'));
 
+const glossary = KBSearch.compileGlossary(vectors.glossary);
+
 for (const c of vectors.cases) {
   test(`tokens: ${c.name}`, () => {
-    const actual = KBSearch.analyze(c.text, c.mode).map((t) => [t.text, t.position, t.kind, t.start, t.end]);
+    const actual = KBSearch.analyze(c.text, c.mode, c.glossary ? glossary : null).map((t) => [t.text, t.position, t.kind, t.start, t.end]);
     assert.deepEqual(actual, c.tokens);
   });
 }
 
 for (const s of vectors.snippets) {
   test(`snippet: ${s.name}`, () => {
-    assert.deepEqual(KBSearch.snippet(s.text, s.query, s.length), s.expected);
+    assert.deepEqual(KBSearch.snippet(s.text, s.query, s.length, s.glossary ? glossary : null), s.expected);
   });
 }
 

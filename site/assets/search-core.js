@@ -153,15 +153,27 @@
    * identifier, part; start/end are code point offsets of the original text.
    * mode: 'document' (default) or 'query'.
    */
-  function analyze(text, mode) {
+  function analyze(text, mode, glossary) {
+    return analyzeFull(text, mode, glossary).tokens.map(function (t) {
+      return { text: t.text, position: t.position, kind: t.kind, start: t.start, end: t.end };
+    });
+  }
+
+  /**
+   * Tokens with their normalised ranges (a, b) and the number of literal tokens; with a compiled
+   * glossary, concept tokens follow the literal ones (docs/search.md, "Cross-language search").
+   */
+  function analyzeFull(text, mode, glossary) {
     var query = mode === 'query';
     var norm = normalizeWithOrigins(String(text));
     var cps = norm.cps, ns = norm.start, ne = norm.end;
     var n = cps.length;
     var out = [];
+    var track = !!(glossary && glossary.termCps.length);
+    var scalarPos = track ? new Int32Array(n).fill(-1) : null;
 
     function emit(str, position, kind, a, b) {
-      out.push({ text: str, position: position, kind: kind, start: ns[a], end: ne[b - 1] });
+      out.push({ text: str, position: position, kind: kind, start: ns[a], end: ne[b - 1], a: a, b: b });
     }
 
     function lower(a, b) {
@@ -215,6 +227,9 @@
 
     function emitSegment(a, b, pos, dotted) {
       var parts = splitParts(a, b);
+      if (track) {
+        for (var p = 0; p < parts.length; p++) for (var q = parts[p][0]; q < parts[p][1]; q++) scalarPos[q] = pos + p;
+      }
       if (parts.length >= 2) {
         emit(lower(a, b), pos, 'identifier', a, b);
         for (var i = 0; i < parts.length; i++) emitWordLike(parts[i][0], parts[i][1], pos + i, 'part');
@@ -241,6 +256,7 @@
     function emitCJKRun(a, b, pos) {
       var len = b - a;
       var unigrams = !query || len === 1;
+      if (track) for (var m = 0; m < len; m++) scalarPos[a + m] = pos + m;
       for (var k = 0; k < len; k++) {
         var c = String.fromCodePoint(cps[a + k]);
         if (unigrams) emit(c, pos + k, 'unigram', a + k, a + k + 1);
@@ -277,11 +293,138 @@
         i++;
       }
     }
+    var literalCount = out.length;
+    if (track) {
+      var next = pos;
+      for (var k = n - 1; k >= 0; k--) {
+        if (scalarPos[k] < 0) scalarPos[k] = next; else next = scalarPos[k];
+      }
+      var mtext = new Array(n);
+      for (k = 0; k < n; k++) mtext[k] = matchingScalar(cps[k]);
+      glossaryMatches(glossary, mtext).forEach(function (m) {
+        out.push({ text: glossary.tokens[m.concept], position: scalarPos[m.start], kind: 'concept',
+          start: ns[m.start], end: ne[m.end - 1], a: m.start, b: m.end });
+      });
+    }
+    return { tokens: out, literalCount: literalCount };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Glossary (docs/search.md, "Cross-language search")
+
+  /** Matching form of one normalised scalar. */
+  function matchingScalar(v) {
+    if (v < 0x80) {
+      if (v >= 0x41 && v <= 0x5A) return v + 32;
+      if (v === 0x09 || v === 0x0A || v === 0x0D) return 0x20;
+      return v;
+    }
+    if (v === 0x2018 || v === 0x2019) return 0x27;
+    if (classify(v) === LETTER) {
+      var lower = codePoints(String.fromCodePoint(v).toLowerCase());
+      if (lower.length === 1) return lower[0];
+    }
+    return v;
+  }
+
+  /** A term in matching form (code points): NFKC, mapped, spaces trimmed and collapsed. */
+  function matchingScalars(term) {
+    var src = normalizeWithOrigins(String(term)).cps, out = [];
+    for (var i = 0; i < src.length; i++) {
+      var v = matchingScalar(src[i]);
+      if (v === 0x20 && (out.length === 0 || out[out.length - 1] === 0x20)) continue;
+      out.push(v);
+    }
+    if (out.length && out[out.length - 1] === 0x20) out.pop();
     return out;
   }
 
-  function tokenize(text, mode) {
-    return analyze(text, mode).map(function (t) { return t.text; });
+  function isWordScalar(v) { return isWordClass(classify(v)); }
+
+  /**
+   * Compiles a glossary: [{id, name, terms: [...]}] (the web index's `glossary`). Terms are
+   * brought to matching form; empty and repeated terms of a concept are dropped.
+   */
+  function compileGlossary(concepts) {
+    var g = { concepts: [], tokens: [], termCps: [], termConcept: [], termLatin: [], byFirst: new Map() };
+    (concepts || []).forEach(function (c) {
+      var terms = [];
+      (c.terms || []).forEach(function (raw) {
+        var form = matchingScalars(raw);
+        if (!form.length) return;
+        var str = String.fromCodePoint.apply(null, form);
+        if (terms.indexOf(str) >= 0) return;
+        terms.push(str);
+        var k = g.termCps.length;
+        if (!g.byFirst.has(form[0])) g.byFirst.set(form[0], []);
+        g.byFirst.get(form[0]).push(k);
+        g.termCps.push(form);
+        g.termConcept.push(g.concepts.length);
+        var latin = true;
+        for (var i = 0; i < form.length; i++) {
+          var cl = classify(form[i]);
+          if (cl === HAN || cl === KANA || cl === HANGUL) { latin = false; break; }
+        }
+        g.termLatin.push(latin);
+      });
+      g.concepts.push({ id: c.id, name: c.name === undefined ? c.id : c.name, terms: terms });
+      g.tokens.push('~c:' + c.id);
+    });
+    return g;
+  }
+
+  /** Concept matches [{concept, start, end}] in matching-form code points. */
+  function glossaryMatches(g, text) {
+    var out = [], n = text.length, cc = g.concepts.length;
+    var lastEnd = new Int32Array(cc), bestEnd = new Int32Array(cc).fill(-1);
+    for (var i = 0; i < n; i++) {
+      var candidates = g.byFirst.get(text[i]);
+      if (!candidates) continue;
+      var startsWord = i === 0 || !isWordScalar(text[i - 1]);
+      var found = [];
+      for (var x = 0; x < candidates.length; x++) {
+        var k = candidates[x];
+        if (g.termLatin[k] && !startsWord) continue;
+        var end = matchEnd(g, k, text, i);
+        if (end < 0) continue;
+        var c = g.termConcept[k];
+        if (bestEnd[c] < 0) found.push(c);
+        if (end > bestEnd[c]) bestEnd[c] = end;
+      }
+      found.sort(function (u, v) { return u - v; });
+      for (x = 0; x < found.length; x++) {
+        c = found[x];
+        if (i >= lastEnd[c]) {
+          out.push({ concept: c, start: i, end: bestEnd[c] });
+          lastEnd[c] = bestEnd[c];
+        }
+        bestEnd[c] = -1;
+      }
+    }
+    return out;
+  }
+
+  function matchEnd(g, k, text, i) {
+    var term = g.termCps[k], n = text.length, j = i;
+    for (var t = 0; t < term.length; t++) {
+      if (j >= n) return -1;
+      if (term[t] === 0x20) {
+        if (text[j] !== 0x20) return -1;
+        while (j < n && text[j] === 0x20) j++;
+      } else {
+        if (text[j] !== term[t]) return -1;
+        j++;
+      }
+    }
+    if (g.termLatin[k] && j < n && isWordScalar(text[j])) {
+      if (!(text[j] === 0x73 && (j + 1 === n || !isWordScalar(text[j + 1])))) return -1;
+      j++;
+    }
+    return j;
+  }
+
+  function tokenize(text, mode, glossary) {
+    return analyze(text, mode, glossary).map(function (t) { return t.text; });
   }
 
   function normalize(text) {
@@ -313,8 +456,10 @@
   // Index over the web export (search-meta.json + search-shard-<i>.json)
 
   function Index(meta) {
-    if (!meta || meta.format !== 'kb-search' || meta.version !== 1) throw new Error('KBSearch: unsupported index');
+    if (!meta || meta.format !== 'kb-search' || meta.version !== 2) throw new Error('KBSearch: unsupported index');
     this.meta = meta;
+    this.glossary = compileGlossary(meta.glossary || []);
+    this.codeField = meta.fields.indexOf('code');
     this.shards = Object.create(null);
     this.entries = Object.create(null);
     var docs = meta.docs;
@@ -336,7 +481,7 @@
   /** Shard numbers the query needs that are not loaded yet. */
   Index.prototype.missingShards = function (query) {
     var seen = Object.create(null), out = [];
-    var toks = tokenize(query, 'query');
+    var toks = tokenize(query, 'query', this.glossary);
     for (var i = 0; i < toks.length; i++) {
       var s = shardOf(toks[i], this.meta.shardCount);
       if (!seen[s] && !this.shards[s]) { seen[s] = true; out.push(s); }
@@ -345,7 +490,7 @@
   };
 
   Index.prototype.addShard = function (i, shard) {
-    if (!shard || shard.v !== 1) throw new Error('KBSearch: unsupported shard');
+    if (!shard || shard.v !== 2) throw new Error('KBSearch: unsupported shard');
     this.shards[i] = shard.t;
   };
 
@@ -391,36 +536,86 @@
     return true;
   }
 
+  function overlaps(x, y) { return x.a < y.b && y.a < x.b; }
+
   function prepare(index, query) {
-    var toks = analyze(query, 'query');
-    var q = { tokens: [], entries: [], idfs: [], sumIdf: 0, pairs: [] };
+    var full = analyzeFull(query, 'query', index.glossary);
+    var toks = full.tokens, literal = full.literalCount;
+    var q = { tokens: [], entries: [], idfs: [], sumIdf: 0, pairs: [], pairConcepts: [], literalCount: 0,
+      coveredBy: [], covers: [] };
     var qIndex = [];
     for (var k = 0; k < toks.length; k++) {
       var i = q.tokens.indexOf(toks[k].text);
-      if (i >= 0) { qIndex.push(i); continue; }
-      qIndex.push(q.tokens.length);
-      q.tokens.push(toks[k].text);
-      var e = index.entry(toks[k].text);
-      q.entries.push(e);
-      q.idfs.push(e ? e.idf : index.meta.idfUnknown);
+      if (i >= 0) {
+        qIndex.push(i);
+      } else {
+        qIndex.push(q.tokens.length);
+        q.tokens.push(toks[k].text);
+        var e = index.entry(toks[k].text);
+        q.entries.push(e);
+        q.idfs.push(e ? e.idf : index.meta.idfUnknown);
+      }
+      if (k < literal) q.literalCount = q.tokens.length;
     }
-    for (k = 0; k < q.idfs.length; k++) q.sumIdf += q.idfs[k];
-    for (var a = 0; a < toks.length; a++) {
+    for (k = 0; k < q.literalCount; k++) q.sumIdf += q.idfs[k];
+    for (var a = 0; a < literal; a++) {
       if (toks[a].kind === 'identifier') continue;
-      for (var b = 0; b < toks.length; b++) {
+      for (var b = 0; b < literal; b++) {
         if (toks[b].kind === 'identifier' || toks[b].position !== toks[a].position + 1) continue;
-        var pa = qIndex[a], pb = qIndex[b], dup = false;
-        for (var x = 0; x < q.pairs.length; x++) if (q.pairs[x][0] === pa && q.pairs[x][1] === pb) { dup = true; break; }
-        if (!dup) q.pairs.push([pa, pb]);
+        var pa = qIndex[a], pb = qIndex[b], pi = -1;
+        for (var x = 0; x < q.pairs.length; x++) if (q.pairs[x][0] === pa && q.pairs[x][1] === pb) { pi = x; break; }
+        if (pi < 0) { pi = q.pairs.length; q.pairs.push([pa, pb]); q.pairConcepts.push([]); }
+        for (var c = literal; c < toks.length; c++) {
+          if (overlaps(toks[c], toks[a]) && overlaps(toks[c], toks[b]) && q.pairConcepts[pi].indexOf(qIndex[c]) < 0) {
+            q.pairConcepts[pi].push(qIndex[c]);
+          }
+        }
       }
     }
+    for (k = 0; k < q.tokens.length; k++) { q.coveredBy.push([]); q.covers.push([]); }
+    for (c = literal; c < toks.length; c++) {
+      for (var l = 0; l < literal; l++) {
+        if (!overlaps(toks[c], toks[l])) continue;
+        var qc = qIndex[c], ql = qIndex[l];
+        if (q.covers[qc].indexOf(ql) < 0) q.covers[qc].push(ql);
+        if (q.coveredBy[ql].indexOf(qc) < 0) q.coveredBy[ql].push(qc);
+      }
+    }
+    var asc = function (u, v) { return u - v; };
+    q.pairConcepts.forEach(function (list) { list.sort(asc); });
+    q.coveredBy.forEach(function (list) { list.sort(asc); });
+    q.covers.forEach(function (list) { list.sort(asc); });
     return q;
+  }
+
+  /** Whether a token's postings have a record of document d. */
+  function hasRecord(e, d) {
+    if (!e) return false;
+    var lo = 0, hi = e.doc.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (e.doc[mid] < d) lo = mid + 1; else hi = mid;
+    }
+    return lo < e.doc.length && e.doc[lo] === d;
+  }
+
+  /** Ids of the concepts through which d matched literal query tokens it does not contain. */
+  function viaGlossary(d, q) {
+    var out = [];
+    for (var qc = q.literalCount; qc < q.tokens.length; qc++) {
+      if (!hasRecord(q.entries[qc], d)) continue;
+      var via = false;
+      for (var i = 0; i < q.covers[qc].length; i++) if (!hasRecord(q.entries[q.covers[qc][i]], d)) { via = true; break; }
+      if (via) out.push(q.tokens[qc].slice(3));
+    }
+    return out;
   }
 
   /**
    * Searches the loaded shards (all shards of the query's tokens must be loaded; see
    * missingShards). options: {limit = 20, filters = {langs, tags, statuses}}.
-   * Returns [{id, score, docIndex, field, textIndex, anchor, label, title, url, lang, tags, status}].
+   * Returns [{id, score, docIndex, field, textIndex, anchor, label, viaGlossary, title, url, lang,
+   * tags, status}]; viaGlossary lists concept ids (names in index.glossary.concepts).
    */
   Index.prototype.search = function (query, options) {
     options = options || {};
@@ -428,7 +623,7 @@
     var meta = this.meta, docs = meta.docs, n = docs.length;
     var q = prepare(this, query);
     if (!(q.sumIdf > 0) || limit <= 0 || n === 0) return [];
-    var fc = meta.fields.length, k1 = meta.k1, b = meta.b, beta = meta.beta;
+    var fc = meta.fields.length, k1 = meta.k1, b = meta.b, beta = meta.beta, cw = meta.conceptWeight;
     var weights = meta.fieldWeights, avg = meta.avgFieldLengths, cap = meta.maxPositions;
     var textStart = this.textStart, textField = this.textField;
     var allowed = null;
@@ -439,14 +634,13 @@
     var bm25 = new Float64Array(n), matched = new Float64Array(n), seen = new Uint8Array(n);
     var touched = [];
     var tfs = new Array(fc);
-    for (var qi = 0; qi < q.entries.length; qi++) {
-      var e = q.entries[qi];
-      if (!e) continue;
-      var idfq = q.idfs[qi];
+    function touch(d) { if (!seen[d]) { seen[d] = 1; touched.push(d); } }
+    // Calls body(d, tfTilde) for each allowed document with records in e.
+    function scan(e, body) {
+      if (!e) return;
       var hi = e.doc.length, r = 0;
       while (r < hi) {
-        d = e.doc[r];
-        var f;
+        var d = e.doc[r], f;
         for (f = 0; f < fc; f++) tfs[f] = 0;
         var base = textStart[d];
         while (r < hi && e.doc[r] === d) { tfs[textField[base + e.text[r]]] += e.tf[r]; r++; }
@@ -459,9 +653,44 @@
             tfTilde += weights[f] * tfs[f] / norm;
           }
         }
-        var s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1);
-        if (!seen[d]) { seen[d] = 1; touched.push(d); }
+        body(d, tfTilde);
+      }
+    }
+    var conceptSat = [];
+    for (var qc = 0; qc < q.tokens.length; qc++) {
+      var list = [];
+      if (qc >= q.literalCount && q.covers[qc].length) {
+        scan(q.entries[qc], function (d, t) { list.push([d, t * (k1 + 1) / (t + k1)]); });
+      }
+      conceptSat.push(list);
+    }
+    var literalStamp = new Int32Array(n).fill(-1), bestStamp = new Int32Array(n).fill(-1);
+    var bestSat = new Float64Array(n);
+    for (var qi = 0; qi < q.literalCount; qi++) {
+      var idfq = q.idfs[qi];
+      var credited = [];
+      for (var x = 0; x < q.coveredBy[qi].length; x++) {
+        var sats = conceptSat[q.coveredBy[qi][x]];
+        for (var y = 0; y < sats.length; y++) {
+          d = sats[y][0];
+          var sat = sats[y][1];
+          if (bestStamp[d] !== qi) { bestStamp[d] = qi; bestSat[d] = sat; credited.push(d); }
+          else if (sat > bestSat[d]) bestSat[d] = sat;
+        }
+      }
+      scan(q.entries[qi], function (d, t) {
+        var s = idfq * t * (k1 + 1) / (t + k1);
+        literalStamp[d] = qi;
+        if (bestStamp[d] === qi) s = Math.max(s, cw * idfq * bestSat[d]);
+        touch(d);
         bm25[d] += s;
+        matched[d] += idfq;
+      });
+      for (x = 0; x < credited.length; x++) {
+        d = credited[x];
+        if (literalStamp[d] === qi) continue;
+        touch(d);
+        bm25[d] += cw * idfq * bestSat[d];
         matched[d] += idfq;
       }
     }
@@ -471,28 +700,38 @@
     var pairCount = null;
     if (q.pairs.length) {
       pairCount = new Int32Array(textField.length);
+      var pairStamp = new Int32Array(textField.length).fill(-1);
+      var count = function (pi, d, gt) {
+        if (allowed && !allowed[d]) return;
+        if (pairStamp[gt] === pi) return;
+        pairStamp[gt] = pi;
+        pairCount[gt]++;
+        if (pairCount[gt] > maxPairs[d]) maxPairs[d] = pairCount[gt];
+      };
       for (var pi = 0; pi < q.pairs.length; pi++) {
         var A = q.entries[q.pairs[pi][0]], B = q.entries[q.pairs[pi][1]];
-        if (!A || !B) continue;
-        var ra = 0, rb = 0;
-        while (ra < A.doc.length && rb < B.doc.length) {
-          var da = A.doc[ra], db = B.doc[rb];
-          if (da < db || (da === db && A.text[ra] < B.text[rb])) { ra++; continue; }
-          if (db < da || (da === db && B.text[rb] < A.text[ra])) { rb++; continue; }
-          var pa = A.posStart[ra], na = Math.min(A.tf[ra], cap);
-          var pb = B.posStart[rb], nb = Math.min(B.tf[rb], cap);
-          var x = 0, y = 0, hit = false;
-          while (x < na && y < nb) {
-            var want = A.pos[pa + x] + 1, have = B.pos[pb + y];
-            if (have === want) { hit = true; break; }
-            if (have < want) y++; else x++;
+        if (A && B) {
+          var ra = 0, rb = 0;
+          while (ra < A.doc.length && rb < B.doc.length) {
+            var da = A.doc[ra], db = B.doc[rb];
+            if (da < db || (da === db && A.text[ra] < B.text[rb])) { ra++; continue; }
+            if (db < da || (da === db && B.text[rb] < A.text[ra])) { rb++; continue; }
+            var pa = A.posStart[ra], na = Math.min(A.tf[ra], cap);
+            var pb = B.posStart[rb], nb = Math.min(B.tf[rb], cap);
+            var u = 0, v = 0, hit = false;
+            while (u < na && v < nb) {
+              var want = A.pos[pa + u] + 1, have = B.pos[pb + v];
+              if (have === want) { hit = true; break; }
+              if (have < want) v++; else u++;
+            }
+            if (hit) count(pi, da, textStart[da] + A.text[ra]);
+            ra++; rb++;
           }
-          if (hit && !(allowed && !allowed[da])) {
-            var gt = textStart[da] + A.text[ra];
-            pairCount[gt]++;
-            if (pairCount[gt] > maxPairs[da]) maxPairs[da] = pairCount[gt];
-          }
-          ra++; rb++;
+        }
+        for (x = 0; x < q.pairConcepts[pi].length; x++) {
+          var C = q.entries[q.pairConcepts[pi][x]];
+          if (!C) continue;
+          for (var r = 0; r < C.doc.length; r++) count(pi, C.doc[r], textStart[C.doc[r]] + C.text[r]);
         }
       }
     }
@@ -515,6 +754,7 @@
       return {
         id: doc.id, score: sd[0], docIndex: d, field: meta.fields[field], textIndex: best,
         anchor: anchor >= 0 ? meta.strings[anchor] : null, label: label >= 0 ? meta.strings[label] : null,
+        viaGlossary: q.literalCount < q.tokens.length ? viaGlossary(d, q) : [],
         title: doc.title, url: doc.url, lang: doc.lang, tags: doc.tags, status: doc.status
       };
     });
@@ -524,15 +764,24 @@
     var meta = index.meta;
     var base = index.textStart[d], count = index.textStart[d + 1] - base;
     var sums = new Float64Array(count);
-    for (var qi = 0; qi < q.entries.length; qi++) {
-      var e = q.entries[qi];
-      if (!e) continue;
+    var stamp = new Int32Array(count).fill(-1);
+    function texts(e, body) {
+      if (!e) return;
       var lo = 0, hi = e.doc.length;
       while (lo < hi) {
         var mid = (lo + hi) >> 1;
         if (e.doc[mid] < d) lo = mid + 1; else hi = mid;
       }
-      for (var r = lo; r < e.doc.length && e.doc[r] === d; r++) sums[e.text[r]] += q.idfs[qi];
+      for (var r = lo; r < e.doc.length && e.doc[r] === d; r++) body(e.text[r]);
+    }
+    for (var qi = 0; qi < q.literalCount; qi++) {
+      texts(q.entries[qi], function (t) { stamp[t] = qi; sums[t] += q.idfs[qi]; });
+      var weight = meta.conceptWeight * q.idfs[qi];
+      for (var x = 0; x < q.coveredBy[qi].length; x++) {
+        texts(q.entries[q.coveredBy[qi][x]], function (t) {
+          if (stamp[t] !== qi) { stamp[t] = qi; sums[t] += weight; }
+        });
+      }
     }
     var best = 0, bestScore = -1;
     for (var t = 0; t < count; t++) {
@@ -573,12 +822,12 @@
    * truncatedEnd}; highlight offsets are in code points of the returned text (see also
    * highlightHTML).
    */
-  function snippet(text, query, length) {
+  function snippet(text, query, length, glossary) {
     length = length === undefined ? 120 : length;
     var qt = Object.create(null);
-    tokenize(query, 'query').forEach(function (t) { qt[t] = true; });
+    tokenize(query, 'query', glossary).forEach(function (t) { qt[t] = true; });
     var ranges = [];
-    analyze(text, 'document').forEach(function (t) { if (qt[t.text] === true) ranges.push([t.start, t.end]); });
+    analyze(text, 'document', glossary).forEach(function (t) { if (qt[t.text] === true) ranges.push([t.start, t.end]); });
     ranges.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     var merged = [];
     ranges.forEach(function (r) {
@@ -636,8 +885,16 @@
     return (snip.truncatedStart ? '…' : '') + html + (snip.truncatedEnd ? '…' : '');
   }
 
+  /**
+   * The snippet of a result's text (`text`: the field text, which the caller has; the web index
+   * does not ship texts): glossary terms are highlighted except in the code field.
+   */
+  Index.prototype.snippet = function (result, text, query, length) {
+    return snippet(text, query, length, result.field === 'code' ? null : this.glossary);
+  };
+
   var KBSearch = {
-    version: 1,
+    version: 2,
     normalize: normalize,
     analyze: analyze,
     tokenize: tokenize,
@@ -646,6 +903,7 @@
     stopWords: STOP_WORDS.slice(),
     Index: Index,
     createIndex: function (meta) { return new Index(meta); },
+    compileGlossary: compileGlossary,
     load: load,
     snippet: snippet,
     highlightHTML: highlightHTML

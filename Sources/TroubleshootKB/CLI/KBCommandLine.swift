@@ -5,7 +5,7 @@ import Foundation
 public enum KBCommandLine {
     /// Every subcommand, in the order `kb --help` lists them.
     nonisolated(unsafe) public static var commands: [any KBCommand.Type] = [
-        LintCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, AnalyzeCommand.self, BuildCommand.self,
+        LintCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, AnalyzeCommand.self, GlossaryCommand.self, BuildCommand.self,
         CheckCommand.self, ImportCommand.self, ExportCommand.self, IndexCommand.self, ScenarioCommand.self, RenderCommand.self,
     ]
 

@@ -18,6 +18,7 @@ public struct SearchCommand: KBCommand {
             .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open."),
             .init(["--limit"], value: "n", help: "At most this many results (default: 10)."),
             .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+            .init(["--explain"], help: "Show, per result, how each query token (and glossary concept) contributes to the score."),
             .init(["--bench"], value: "n", help: "Measure in-process query latency over n repetitions and print JSON (for make bench)."),
         ]
     )
@@ -27,6 +28,7 @@ public struct SearchCommand: KBCommand {
     public let limit: Int
     public let format: String
     public let benchRepetitions: Int?
+    public let explain: Bool
 
     public init(_ arguments: ParsedArguments) throws {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing query") }
@@ -35,6 +37,7 @@ public struct SearchCommand: KBCommand {
         limit = try arguments.int("--limit", default: 10, range: 1...1000)
         format = try arguments.choice("--format", ["text", "json"], default: "text")
         benchRepetitions = arguments.value("--bench") == nil ? nil : try arguments.int("--bench", default: 1000)
+        explain = arguments.flag("--explain")
     }
 
     var filters: SearchFilters {
@@ -76,8 +79,28 @@ public struct SearchCommand: KBCommand {
             if let anchor = result.anchor { location += "#\(anchor)" }
             let matched = result.label.map { "  (matched in \($0))" } ?? ""
             context.stdout.print("   \(style.cyan("→ " + location))\(style.dim(matched))")
+            if !result.viaGlossary.isEmpty {
+                context.stdout.print("   \(style.dim("via glossary: " + Self.conceptNames(result.viaGlossary, index: index).joined(separator: ", ")))")
+            }
+            if explain {
+                let e = index.explain(query: query, doc: doc)
+                context.stdout.print(style.dim(String(format: "   score %.4f = bm25 %.4f × coverage %.3f × adjacency %.3f", result.score, e.bm25, e.coverage, e.adjacency)))
+                for t in e.terms {
+                    let fields = t.fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    var line = String(format: "     %@  idf %.3f  literal +%.4f", t.token, t.idf, t.literal)
+                    if let concept = t.concept { line += String(format: "  via %@ +%.4f", concept, t.viaConcept) }
+                    line += t.covered ? "" : "  (missing)"
+                    if !fields.isEmpty { line += "  [\(fields)]" }
+                    context.stdout.print(style.dim(line))
+                }
+            }
         }
         return ExitCode.success
+    }
+
+    /// Display names of concepts (`large title`), by id.
+    static func conceptNames(_ ids: [String], index: SearchIndex) -> [String] {
+        ids.map { id in index.glossary.concepts.first { $0.id == id }?.name ?? id }
     }
 
     /// The snippet with matches in bold on a terminal (plain text otherwise), on one line.
@@ -105,6 +128,13 @@ public struct SearchCommand: KBCommand {
         let label: String?
         let snippet: String?
         let highlights: [[Int]]
+        /// Concepts through which the entry matched words of the query it does not contain.
+        let viaGlossary: [Concept]
+
+        struct Concept: Encodable {
+            let id: String
+            let name: String
+        }
 
         init(rank: Int, result: SearchResult, index: SearchIndex) {
             self.rank = rank
@@ -117,6 +147,7 @@ public struct SearchCommand: KBCommand {
             label = result.label
             snippet = result.snippet?.text
             highlights = result.snippet?.highlights.map { [$0.lowerBound, $0.upperBound] } ?? []
+            viaGlossary = zip(result.viaGlossary, SearchCommand.conceptNames(result.viaGlossary, index: index)).map { Concept(id: $0, name: $1) }
         }
     }
 
@@ -143,34 +174,54 @@ public struct AnalyzeCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "analyze",
         abstract: "Show the search tokens of a text (to see why a query does or does not match).",
-        usage: "kb analyze <text> ... [--query] [--format text|json]",
-        discussion: "Prints one token per line: position, token, kind (bigram, unigram, word, identifier, part).",
+        usage: "kb analyze <text> ... [--query] [--no-glossary] [--format text|json]",
+        discussion: """
+        Prints one token per line: position, token, kind (bigram, unigram, word, identifier, part, \
+        concept). Concept tokens (~c:<id>) come from entries/glossary.yaml: they follow the literal \
+        tokens, with the glossary term they were found through.
+        """,
         arguments: [.init("text", help: "The text to analyse.")],
         options: [
             .init(["--query"], help: "Analyse as a query (no unigrams where bigrams cover the text) instead of as a document."),
+            .init(["--no-glossary"], help: "Do not add glossary concept tokens."),
             .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
         ]
     )
 
     public let text: String
     public let asQuery: Bool
+    public let useGlossary: Bool
     public let format: String
 
     public init(_ arguments: ParsedArguments) throws {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing text") }
         text = arguments.positionals.joined(separator: " ")
         asQuery = arguments.flag("--query")
+        useGlossary = !arguments.flag("--no-glossary")
         format = try arguments.choice("--format", ["text", "json"], default: "text")
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        let tokens = SearchAnalyzer.analyze(text, mode: asQuery ? .query : .document)
+        var glossary = SearchGlossary.empty
+        if useGlossary {
+            let (loaded, problems) = Glossary.load(entriesDirectory: context.entriesDirectory)
+            for problem in problems where problem.severity == .error { context.stderr.print(problem.formatted) }
+            glossary = SearchGlossary(loaded)
+        }
+        let tokens = SearchAnalyzer.analyze(text, mode: asQuery ? .query : .document, glossary: glossary)
         if format == "json" {
             context.stdout.print(try JSONOutput.string(tokens))
             return ExitCode.success
         }
+        let scalars = Array(text.unicodeScalars)
         for token in tokens {
-            context.stdout.print("\(token.position)\t\(token.text)\t\(token.kind.rawValue)")
+            var line = "\(token.position)\t\(token.text)\t\(token.kind.rawValue)"
+            if token.kind == .concept, let id = SearchGlossary.conceptID(ofToken: token.text) {
+                let term = String(String.UnicodeScalarView(scalars[token.start..<token.end]))
+                let name = glossary.concepts.first { $0.id == id }?.name ?? id
+                line += "\t\(name) ← \(term)"
+            }
+            context.stdout.print(line)
         }
         return ExitCode.success
     }

@@ -22,7 +22,9 @@ extension SearchDocument {
                 switch part.role {
                 case .result, .failure, .cause:
                     add(.attempts, part.text, anchor: attempt.anchor, label: label)
-                case .idea, .detail, .code:
+                case .code:
+                    add(.code, part.text, anchor: attempt.anchor, label: label)
+                case .idea, .detail:
                     add(.body, part.text, anchor: attempt.anchor, label: label)
                 }
             }
@@ -59,3 +61,4 @@ extension SearchDocument {
         return part.role.rawValue
     }
 }
+

@@ -3,6 +3,8 @@ import Foundation
 /// The fields of an indexed document, in index order.
 public enum SearchField: Int, CaseIterable, Sendable, Codable, Hashable {
     case title, symptoms, apis, problem, attempts, fix, body
+    /// Fenced code blocks: sample code, commands and their output.
+    case code
 
     /// The field's name in index files and docs/search.md.
     public var name: String {
@@ -14,6 +16,7 @@ public enum SearchField: Int, CaseIterable, Sendable, Codable, Hashable {
         case .attempts: "attempts"
         case .fix: "fix"
         case .body: "body"
+        case .code: "code"
         }
     }
 
@@ -98,9 +101,12 @@ public struct SearchParameters: Sendable, Hashable, Codable {
     /// Weight of the phrase bonus: the score is multiplied by `1 + beta * adjacency`.
     public var beta: Double = 0.5
     /// Per-field weights in `SearchField` order.
-    public var fieldWeights: [Double] = [3, 3, 2.5, 1.5, 1.2, 1.2, 1]
+    public var fieldWeights: [Double] = [3, 3, 2.5, 1.5, 1.2, 1.2, 1, 0.5]
     /// Positions stored per (token, field text); later occurrences count for tf only.
     public var maxPositions: Int = 8
+    /// Share of a concept token's BM25 contribution (and best-text weight) relative to a
+    /// literal token's (docs/search.md, "Cross-language search").
+    public var conceptWeight: Double = 0.5
 
     public init() {}
 
@@ -141,4 +147,7 @@ public struct SearchResult: Sendable, Hashable {
     public var anchor: String?
     public var label: String?
     public var snippet: SearchSnippet?
+    /// Ids of the glossary concepts through which the document matched query words it does not
+    /// contain itself (in query order); empty when every matched word is literal.
+    public var viaGlossary: [String] = []
 }

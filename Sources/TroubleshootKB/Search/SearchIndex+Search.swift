@@ -1,19 +1,30 @@
 import Foundation
 
 /// An analysed query: distinct tokens with their ids and IDFs, and adjacent pairs.
+/// Literal tokens come first (`0..<literalCount`), then concept tokens.
 struct PreparedQuery {
     var tokens: [String] = []
     var ids: [Int32] = []
     var idfs: [Double] = []
+    /// Σ idf over the literal tokens.
     var sumIdf: Double = 0
+    var literalCount = 0
     /// Pairs of indexes into `tokens`: (a, b) where b directly follows a in the query.
     var pairs: [(Int, Int)] = []
+    /// For a literal token: the concept tokens whose matches overlap one of its occurrences (ascending).
+    var coveredBy: [[Int]] = []
+    /// For a concept token: the literal tokens it covers (ascending).
+    var covers: [[Int]] = []
+    /// Per pair: the concept tokens with a query match overlapping both tokens of the pair (ascending).
+    var pairConcepts: [[Int]] = []
+
+    func isConcept(_ qi: Int) -> Bool { qi >= literalCount }
 }
 
 extension SearchIndex {
     func prepare(_ query: String) -> PreparedQuery {
         var tokenizer = SearchTokenizer()
-        tokenizer.tokenize(query, mode: .query)
+        tokenizer.tokenize(query, mode: .query, glossary: glossary)
         var q = PreparedQuery()
         var qIndex: [Int] = []
         for k in 0..<tokenizer.count {
@@ -27,17 +38,61 @@ extension SearchIndex {
                 q.ids.append(id)
                 q.idfs.append(id >= 0 ? idf[Int(id)] : idfUnknown)
             }
+            if k < tokenizer.literalCount { q.literalCount = q.tokens.count }
         }
-        for v in q.idfs { q.sumIdf += v }
+        for qi in 0..<q.literalCount { q.sumIdf += q.idfs[qi] }
         let n = tokenizer.count
-        for a in 0..<n where tokenizer.kinds[a] != SearchTokenizer.kindIdentifier {
-            for b in 0..<n where tokenizer.kinds[b] != SearchTokenizer.kindIdentifier
+        let literal = tokenizer.literalCount
+        func overlaps(_ x: Int, _ y: Int) -> Bool {
+            tokenizer.normalizedStarts[x] < tokenizer.normalizedEnds[y] && tokenizer.normalizedStarts[y] < tokenizer.normalizedEnds[x]
+        }
+        for a in 0..<literal where tokenizer.kinds[a] != SearchTokenizer.kindIdentifier {
+            for b in 0..<literal where tokenizer.kinds[b] != SearchTokenizer.kindIdentifier
                 && tokenizer.positions[b] == tokenizer.positions[a] + 1 {
                 let pair = (qIndex[a], qIndex[b])
-                if !q.pairs.contains(where: { $0 == pair }) { q.pairs.append(pair) }
+                var pi = q.pairs.firstIndex { $0 == pair } ?? -1
+                if pi < 0 { pi = q.pairs.count; q.pairs.append(pair); q.pairConcepts.append([]) }
+                for c in literal..<n where overlaps(c, a) && overlaps(c, b) && !q.pairConcepts[pi].contains(qIndex[c]) {
+                    q.pairConcepts[pi].append(qIndex[c])
+                }
             }
         }
+        for i in q.pairConcepts.indices { q.pairConcepts[i].sort() }
+        // Coverage: a concept match covers the literal tokens whose normalised ranges overlap it.
+        q.coveredBy = Array(repeating: [], count: q.tokens.count)
+        q.covers = Array(repeating: [], count: q.tokens.count)
+        for c in literal..<n {
+            for l in 0..<literal where overlaps(c, l) {
+                let qc = qIndex[c], ql = qIndex[l]
+                if !q.covers[qc].contains(ql) { q.covers[qc].append(ql) }
+                if !q.coveredBy[ql].contains(qc) { q.coveredBy[ql].append(qc) }
+            }
+        }
+        for i in 0..<q.tokens.count { q.covers[i].sort(); q.coveredBy[i].sort() }
         return q
+    }
+
+    /// Whether token `id` has a record in document `d`.
+    func hasRecord(_ id: Int32, doc d: Int) -> Bool {
+        guard id >= 0 else { return false }
+        var lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(recordDoc[mid]) < d { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < Int(postingStart[Int(id) + 1]) && Int(recordDoc[lo]) == d
+    }
+
+    /// Concepts through which `d` matched literal query tokens it does not contain.
+    func viaGlossary(doc d: Int, query q: PreparedQuery) -> [String] {
+        var out: [String] = []
+        for qc in q.literalCount..<q.tokens.count where hasRecord(q.ids[qc], doc: d) {
+            if q.covers[qc].contains(where: { !hasRecord(q.ids[$0], doc: d) }),
+               let id = SearchGlossary.conceptID(ofToken: q.tokens[qc]) {
+                out.append(id)
+            }
+        }
+        return out
     }
 
     /// Searches the index. Results are sorted by score (descending), then by document order (id).
@@ -60,6 +115,14 @@ extension SearchIndex {
         var seen = [Bool](repeating: false, count: n)
         var touched: [Int32] = []
         var tfs = [Int](repeating: 0, count: fc)
+        let conceptWeight = parameters.conceptWeight
+        let hasConcepts = q.literalCount < q.tokens.count
+        /// Per concept token: (doc, saturated tf) for the allowed documents that have it.
+        var conceptSat = [[(Int32, Double)]](repeating: [], count: q.tokens.count)
+        var literalStamp = [Int32](repeating: -1, count: hasConcepts ? n : 0)
+        var bestStamp = [Int32](repeating: -1, count: hasConcepts ? n : 0)
+        var bestSat = [Double](repeating: 0, count: hasConcepts ? n : 0)
+        var credited: [Int32] = []
 
         recordDoc.withUnsafeBufferPointer { rd in
         recordText.withUnsafeBufferPointer { rt in
@@ -67,10 +130,11 @@ extension SearchIndex {
         textField.withUnsafeBufferPointer { tfield in
         docTextStart.withUnsafeBufferPointer { dts in
         fieldLengths.withUnsafeBufferPointer { flen in
-            for (qi, id) in q.ids.enumerated() where id >= 0 {
-                let idfq = q.idfs[qi]
-                let lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
-                var r = lo
+            /// Calls `body(doc, tfTilde)` for each allowed document with records of token `id`.
+            func scan(_ id: Int32, _ body: (Int, Double) -> Void) {
+                guard id >= 0 else { return }
+                let hi = Int(postingStart[Int(id) + 1])
+                var r = Int(postingStart[Int(id)])
                 while r < hi {
                     let d = Int(rd[r])
                     for f in 0..<fc { tfs[f] = 0 }
@@ -86,30 +150,76 @@ extension SearchIndex {
                         let norm = avg[f] > 0 ? (1 - b) + b * (len / avg[f]) : 1.0
                         tfTilde += weights[f] * Double(tfs[f]) / norm
                     }
-                    let s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1)
+                    body(d, tfTilde)
+                }
+            }
+            for qc in q.literalCount..<q.tokens.count where !q.covers[qc].isEmpty {
+                scan(q.ids[qc]) { d, tfTilde in conceptSat[qc].append((Int32(d), tfTilde * (k1 + 1) / (tfTilde + k1))) }
+            }
+            for qi in 0..<q.literalCount {
+                let idfq = q.idfs[qi]
+                // Through the glossary: the best saturated tf among the concepts covering the token.
+                credited.removeAll(keepingCapacity: true)
+                for qc in q.coveredBy[qi] {
+                    for (d32, sat) in conceptSat[qc] {
+                        let d = Int(d32)
+                        if bestStamp[d] != Int32(qi) {
+                            bestStamp[d] = Int32(qi)
+                            bestSat[d] = sat
+                            credited.append(d32)
+                        } else if sat > bestSat[d] {
+                            bestSat[d] = sat
+                        }
+                    }
+                }
+                // A token counts once per document: literally or through a concept, whichever gives more.
+                scan(q.ids[qi]) { d, tfTilde in
+                    var s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1)
+                    if hasConcepts {
+                        literalStamp[d] = Int32(qi)
+                        if bestStamp[d] == Int32(qi) { s = max(s, conceptWeight * idfq * bestSat[d]) }
+                    }
                     if !seen[d] { seen[d] = true; touched.append(Int32(d)) }
                     bm25[d] += s
+                    matched[d] += idfq
+                }
+                for d32 in credited where literalStamp[Int(d32)] != Int32(qi) {
+                    let d = Int(d32)
+                    if !seen[d] { seen[d] = true; touched.append(d32) }
+                    bm25[d] += conceptWeight * idfq * bestSat[d]
                     matched[d] += idfq
                 }
             }
         }}}}}}
         if touched.isEmpty { return [] }
 
-        // Adjacency: for each query pair, texts where b follows a.
+        // Adjacency: for each query pair, texts where b follows a, or that contain a concept
+        // whose query match spans both tokens.
         var maxPairs = [Int32](repeating: 0, count: n)
         var pairCount: [Int32] = []
         if !q.pairs.isEmpty {
             pairCount = [Int32](repeating: 0, count: textField.count)
-            for (a, bq) in q.pairs {
-                let ia = q.ids[a], ib = q.ids[bq]
-                guard ia >= 0, ib >= 0 else { continue }
-                forEachAdjacent(ia, ib) { d, gt in
+            var pairStamp = [Int32](repeating: -1, count: textField.count)
+            for (pi, (a, bq)) in q.pairs.enumerated() {
+                func count(_ d: Int, _ gt: Int) {
                     if let allowed, !allowed[d] { return }
+                    if pairStamp[gt] == Int32(pi) { return }
+                    pairStamp[gt] = Int32(pi)
                     pairCount[gt] += 1
                     if pairCount[gt] > maxPairs[d] { maxPairs[d] = pairCount[gt] }
                 }
+                let ia = q.ids[a], ib = q.ids[bq]
+                if ia >= 0 && ib >= 0 { forEachAdjacent(ia, ib, count) }
+                for qc in q.pairConcepts[pi] where q.ids[qc] >= 0 {
+                    let c = Int(q.ids[qc])
+                    for r in Int(postingStart[c])..<Int(postingStart[c + 1]) {
+                        let d = Int(recordDoc[r])
+                        count(d, Int(docTextStart[d]) + Int(recordText[r]))
+                    }
+                }
             }
         }
+
         let totalPairs = Double(q.pairs.count)
 
         // Final scores and top-k.
@@ -133,9 +243,11 @@ extension SearchIndex {
         return top.map { score, d in
             let best = bestText(doc: d, query: q, pairCount: pairCount)
             let gt = Int(docTextStart[d]) + best
-            let snippet = snippetLength > 0 ? SearchSnippetMaker.snippet(textContent[gt], queryTokens: Set(q.tokens), length: snippetLength) : nil
+            let snippet = snippetLength > 0 ? SearchSnippetMaker.snippet(textContent[gt], queryTokens: Set(q.tokens), length: snippetLength,
+                                                                                  glossary: textField[gt] == UInt8(SearchField.code.rawValue) ? .empty : glossary) : nil
             return SearchResult(id: ids[d], score: score, docIndex: d, field: SearchField(rawValue: Int(textField[gt]))!,
-                                textIndex: best, anchor: textAnchor[gt], label: textLabel[gt], snippet: snippet)
+                                textIndex: best, anchor: textAnchor[gt], label: textLabel[gt], snippet: snippet,
+                                viaGlossary: q.literalCount < q.tokens.count ? viaGlossary(doc: d, query: q) : [])
         }
     }
 
@@ -175,7 +287,9 @@ extension SearchIndex {
     private func bestText(doc d: Int, query q: PreparedQuery, pairCount: [Int32]) -> Int {
         let count = Int(docTextStart[d + 1] - docTextStart[d])
         var sums = [Double](repeating: 0, count: count)
-        for (qi, id) in q.ids.enumerated() where id >= 0 {
+        /// Texts of `d` with records of token `id`.
+        func texts(_ id: Int32, _ body: (Int) -> Void) {
+            guard id >= 0 else { return }
             // Binary search the first record of doc d.
             var lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
             while lo < hi {
@@ -185,8 +299,20 @@ extension SearchIndex {
             var r = lo
             let end = Int(postingStart[Int(id) + 1])
             while r < end && Int(recordDoc[r]) == d {
-                sums[Int(recordText[r])] += q.idfs[qi]
+                body(Int(recordText[r]))
                 r += 1
+            }
+        }
+        // A text counts a query token's idf when it contains the token, else conceptWeight × idf
+        // when it contains a concept covering it.
+        var stamp = [Int](repeating: -1, count: count)
+        for qi in 0..<q.literalCount {
+            texts(q.ids[qi]) { t in stamp[t] = qi; sums[t] += q.idfs[qi] }
+            let weight = parameters.conceptWeight * q.idfs[qi]
+            for qc in q.coveredBy[qi] {
+                texts(q.ids[qc]) { t in
+                    if stamp[t] != qi { stamp[t] = qi; sums[t] += weight }
+                }
             }
         }
         var best = 0
@@ -206,5 +332,80 @@ extension SearchIndex {
     public func fieldText(doc: Int, text t: Int) -> (field: SearchField, text: FieldText) {
         let gt = Int(docTextStart[doc]) + t
         return (SearchField(rawValue: Int(textField[gt]))!, FieldText(textContent[gt], anchor: textAnchor[gt], label: textLabel[gt]))
+    }
+}
+
+/// How a document scores for a query, per query token (`kb search --explain`).
+public struct SearchExplanation: Sendable {
+    public struct Term: Sendable {
+        public var token: String
+        public var idf: Double
+        /// BM25F contribution of the token itself.
+        public var literal: Double
+        /// Contribution through the glossary: conceptWeight × idf × the best saturated tf of a covering concept.
+        public var viaConcept: Double
+        /// The covering concept with that best tf, if any.
+        public var concept: String?
+        /// Whether the token counts for coverage (found literally or through a concept).
+        public var covered: Bool
+        /// Term frequency of the token per field name.
+        public var fields: [String: Int]
+    }
+    public var terms: [Term]
+    public var bm25: Double
+    public var coverage: Double
+    public var adjacency: Double
+}
+
+extension SearchIndex {
+    /// How document `d` scores for `query`: the terms of the ranking formula per literal query
+    /// token, for people tuning entries and the glossary (not used for ranking).
+    public func explain(query: String, doc d: Int) -> SearchExplanation {
+        let q = prepare(query)
+        let fc = SearchIndex.fieldCount
+        let k1 = parameters.k1
+        func tfTilde(_ id: Int32) -> (Double, [String: Int]) {
+            var tfs = [Int](repeating: 0, count: fc)
+            if id >= 0 {
+                for r in Int(postingStart[Int(id)])..<Int(postingStart[Int(id) + 1]) where Int(recordDoc[r]) == d {
+                    tfs[Int(textField[Int(docTextStart[d]) + Int(recordText[r])])] += Int(recordTf[r])
+                }
+            }
+            var t = 0.0
+            var fields: [String: Int] = [:]
+            for f in 0..<fc where tfs[f] > 0 {
+                let len = Double(fieldLengths[d * fc + f])
+                let avg = averageFieldLengths[f]
+                let norm = avg > 0 ? (1 - parameters.b) + parameters.b * (len / avg) : 1.0
+                t += parameters.fieldWeights[f] * Double(tfs[f]) / norm
+                fields[SearchField(rawValue: f)!.name] = tfs[f]
+            }
+            return (t, fields)
+        }
+        var terms: [SearchExplanation.Term] = []
+        var bm25 = 0.0, matched = 0.0
+        for qi in 0..<q.literalCount {
+            let idfq = q.idfs[qi]
+            let has = hasRecord(q.ids[qi], doc: d)
+            let (t, fields) = tfTilde(q.ids[qi])
+            let literal = has ? idfq * t * (k1 + 1) / (t + k1) : 0
+            var best = -1.0, concept: String? = nil
+            for qc in q.coveredBy[qi] where hasRecord(q.ids[qc], doc: d) {
+                let (tc, _) = tfTilde(q.ids[qc])
+                let sat = tc * (k1 + 1) / (tc + k1)
+                if sat > best { best = sat; concept = SearchGlossary.conceptID(ofToken: q.tokens[qc]) }
+            }
+            let via = best >= 0 ? parameters.conceptWeight * idfq * best : 0
+            bm25 += max(literal, via)
+            let covered = has || best >= 0
+            if covered { matched += idfq }
+            terms.append(.init(token: q.tokens[qi], idf: idfq, literal: literal, viaConcept: via, concept: concept,
+                               covered: covered, fields: fields))
+        }
+        let results = search(query: query, limit: ids.count, snippetLength: 0)
+        let coverage = q.sumIdf > 0 ? matched / q.sumIdf : 0
+        let score = results.first { $0.docIndex == d }?.score ?? 0
+        let adjacency = bm25 * coverage > 0 ? score / (bm25 * coverage) : 1
+        return SearchExplanation(terms: terms, bm25: bm25, coverage: coverage, adjacency: adjacency)
     }
 }

@@ -14,7 +14,7 @@ extension SearchIndex {
     /// Magic bytes of the binary format.
     static let magic: [UInt8] = Array("KBSI".utf8)
     /// Version of the binary format; bump whenever the layout or the analyser changes.
-    public static let binaryFormatVersion: UInt32 = 2
+    public static let binaryFormatVersion: UInt32 = 3
 
     /// The index as a versioned, checksummed binary blob. `fingerprint` is stored as is and
     /// checked by `init(serialized:expectedFingerprint:)` (e.g. a hash of the sources).
@@ -24,6 +24,13 @@ extension SearchIndex {
         w.double(parameters.k1); w.double(parameters.b); w.double(parameters.beta)
         w.doubles(parameters.fieldWeights)
         w.int(parameters.maxPositions)
+        w.double(parameters.conceptWeight)
+        w.int(glossary.concepts.count)
+        for c in glossary.concepts {
+            w.string(c.id); w.string(c.name)
+            w.int(c.terms.count)
+            for t in c.terms { w.string(t) }
+        }
         w.int(ids.count)
         for d in 0..<ids.count {
             w.string(ids[d]); w.string(titles[d]); w.string(langs[d]); w.optionalString(urls[d])
@@ -95,8 +102,19 @@ extension SearchIndex {
         p.k1 = try r.double(); p.b = try r.double(); p.beta = try r.double()
         p.fieldWeights = try r.doubles()
         p.maxPositions = try r.int()
+        p.conceptWeight = try r.double()
         guard p.fieldWeights.count == SearchIndex.fieldCount else { throw SearchIndexError.corrupt("weights") }
+        let conceptCount = try r.int()
+        guard conceptCount <= payload.count else { throw SearchIndexError.corrupt("glossary") }
+        var concepts: [SearchGlossary.Concept] = []
+        for _ in 0..<conceptCount {
+            let id = try r.string(), name = try r.string()
+            let termCount = try r.int()
+            guard termCount <= payload.count else { throw SearchIndexError.corrupt("glossary") }
+            concepts.append(SearchGlossary.Concept(id: id, name: name, terms: try (0..<termCount).map { _ in try r.string() }))
+        }
         self.init(parameters: p)
+        glossary = concepts.isEmpty ? .empty : SearchGlossary(concepts: concepts)
         let n = try r.int()
         guard n >= 0, n <= payload.count else { throw SearchIndexError.corrupt("count") }
         for _ in 0..<n {

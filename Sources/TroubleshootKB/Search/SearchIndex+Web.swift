@@ -11,7 +11,7 @@ public struct SearchWebExport: Sendable {
 
 extension SearchIndex {
     /// Version of the web (JSON) format.
-    public static let webFormatVersion = 1
+    public static let webFormatVersion = 2
 
     /// The shard of a token: FNV-1a 32 over its UTF-8 bytes, modulo `shardCount`.
     public static func shard(ofToken token: String, shardCount: Int) -> Int {
@@ -71,6 +71,7 @@ extension SearchIndex {
         m.raw(",\"b\":"); m.double(parameters.b)
         m.raw(",\"beta\":"); m.double(parameters.beta)
         m.raw(",\"maxPositions\":"); m.int(parameters.maxPositions)
+        m.raw(",\"conceptWeight\":"); m.double(parameters.conceptWeight)
         m.raw(",\"fields\":["); for f in SearchField.allCases { if f.rawValue > 0 { m.raw(",") }; m.string(f.name) }
         m.raw("],\"fieldWeights\":["); for (i, w) in parameters.fieldWeights.enumerated() { if i > 0 { m.raw(",") }; m.double(w) }
         m.raw("],\"avgFieldLengths\":["); for (i, a) in averageFieldLengths.enumerated() { if i > 0 { m.raw(",") }; m.double(a) }
@@ -79,6 +80,13 @@ extension SearchIndex {
         m.raw(",\"tokenCount\":"); m.int(tokens.count)
         m.raw(",\"shardCount\":"); m.int(shardCount)
         m.raw(",\"strings\":["); for (i, s) in strings.enumerated() { if i > 0 { m.raw(",") }; m.string(s) }
+        m.raw("],\"glossary\":[")
+        for (i, c) in glossary.concepts.enumerated() {
+            if i > 0 { m.raw(",") }
+            m.raw("{\"id\":"); m.string(c.id); m.raw(",\"name\":"); m.string(c.name); m.raw(",\"terms\":[")
+            for (j, t) in c.terms.enumerated() { if j > 0 { m.raw(",") }; m.string(t) }
+            m.raw("]}")
+        }
         m.raw("],\"docs\":"); m.bytes.append(contentsOf: docsJSON.bytes)
         m.raw("}\n")
 

@@ -3,6 +3,9 @@ import Foundation
 /// An in-memory BM25F index over `SearchDocument`s (docs/search.md).
 public struct SearchIndex: Sendable {
     public let parameters: SearchParameters
+    /// The glossary whose concepts were added to the texts and are added to queries
+    /// (empty: no cross-language expansion).
+    public internal(set) var glossary: SearchGlossary = .empty
 
     // Documents, sorted by id (UTF-8 byte order).
     public internal(set) var ids: [String] = []
@@ -53,11 +56,14 @@ public struct SearchIndex: Sendable {
 
     /// Builds an index. Documents are sorted by id (UTF-8 byte order); equal ids keep their order.
     /// Texts are tokenized in parallel chunks; the result does not depend on the chunking.
-    public static func build(documents: [SearchDocument], parameters: SearchParameters = .default) -> SearchIndex {
-        build(documents: documents, parameters: parameters, chunkCount: nil)
+    /// With a glossary, every text also gets the concept tokens of the terms it contains.
+    public static func build(documents: [SearchDocument], parameters: SearchParameters = .default,
+                             glossary: SearchGlossary = .empty) -> SearchIndex {
+        build(documents: documents, parameters: parameters, glossary: glossary, chunkCount: nil)
     }
 
-    static func build(documents: [SearchDocument], parameters: SearchParameters, chunkCount requested: Int?) -> SearchIndex {
+    static func build(documents: [SearchDocument], parameters: SearchParameters, glossary: SearchGlossary = .empty,
+                      chunkCount requested: Int?) -> SearchIndex {
         let order = documents.indices.sorted { a, b in
             let x = documents[a].id, y = documents[b].id
             if x == y { return a < b }
@@ -65,6 +71,7 @@ public struct SearchIndex: Sendable {
         }
         let sorted = order.map { documents[$0] }
         var index = SearchIndex(parameters: parameters)
+        index.glossary = glossary
         index.ids.reserveCapacity(sorted.count)
         for doc in sorted {
             index.ids.append(doc.id)
@@ -92,7 +99,7 @@ public struct SearchIndex: Sendable {
         let cap = max(0, parameters.maxPositions)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            var chunk = ChunkBuilder(cap: cap)
+            var chunk = ChunkBuilder(cap: cap, glossary: glossary)
             var bytes = 0
             for d in lo..<hi { for texts in sorted[d].fields.values { for t in texts { bytes += t.text.utf8.count } } }
             chunk.reserve(textBytes: bytes)
@@ -124,6 +131,7 @@ public struct SearchIndex: Sendable {
         var fieldLengths: [Int32] = []
         var tokenizer = SearchTokenizer()
         let cap: Int
+        let glossary: SearchGlossary
         var textStamp: [Int32] = []
         var docStamp: [Int32] = []
         var slotOf: [Int32] = []
@@ -134,7 +142,10 @@ public struct SearchIndex: Sendable {
         var slotFill: [Int32] = []
         var globalText: Int32 = 0
 
-        init(cap: Int) { self.cap = cap }
+        init(cap: Int, glossary: SearchGlossary) {
+            self.cap = cap
+            self.glossary = glossary
+        }
 
         /// Reserves room from a rough estimate (CJK-heavy text: ~1 posting per 7 bytes).
         mutating func reserve(textBytes: Int) {
@@ -150,16 +161,17 @@ public struct SearchIndex: Sendable {
             var localText: Int32 = 0
             for field in SearchField.allCases {
                 for ft in doc.fields[field] ?? [] {
-                    lengths[field.rawValue] += Int32(addText(ft.text, doc: d, localText: localText))
+                    lengths[field.rawValue] += Int32(addText(ft.text, doc: d, localText: localText, expand: field != .code))
                     localText += 1
                 }
             }
             fieldLengths.append(contentsOf: lengths)
         }
 
-        /// Tokenizes and posts one text; returns its token count.
-        mutating func addText(_ text: String, doc: Int32, localText: Int32) -> Int {
-            tokenizer.tokenize(text, mode: .document)
+        /// Tokenizes and posts one text; returns its literal token count (concept tokens do
+        /// not count towards field lengths).
+        mutating func addText(_ text: String, doc: Int32, localText: Int32, expand: Bool) -> Int {
+            tokenizer.tokenize(text, mode: .document, glossary: expand ? glossary : .empty)
             let n = tokenizer.count
             globalText += 1
             let gt = globalText
@@ -220,7 +232,7 @@ public struct SearchIndex: Sendable {
                 recordTf.append(slotTf[s])
                 recordPositionStart.append(slotPosStart[s])
             }
-            return n
+            return tokenizer.literalCount
         }
     }
 

@@ -82,7 +82,8 @@ public struct SearchIndexStore: Sendable {
                          manifestPath: String, indexPath: String) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
         let kb = try KnowledgeBase.load(paths: [entriesDirectory], workingDirectory: entriesDirectory)
         let documents = kb.entries.map { SearchDocument(entry: $0) }
-        let index = SearchIndex.build(documents: documents)
+        let (glossary, _) = Glossary.load(entriesDirectory: entriesDirectory)
+        let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
         try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
         try index.write(to: URL(fileURLWithPath: indexPath), fingerprint: fingerprint)
         try Self.writeManifest(states, to: manifestPath)

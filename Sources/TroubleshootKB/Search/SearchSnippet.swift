@@ -1,6 +1,6 @@
 /// Builds snippets with highlight ranges (docs/search.md, "Snippets").
 enum SearchSnippetMaker {
-    static func snippet(_ text: String, queryTokens: Set<String>, length: Int) -> SearchSnippet {
+    static func snippet(_ text: String, queryTokens: Set<String>, length: Int, glossary: SearchGlossary = .empty) -> SearchSnippet {
         var table = TokenTable(capacity: queryTokens.count)
         for q in queryTokens {
             var b = Array(q.utf8)
@@ -9,7 +9,7 @@ enum SearchSnippetMaker {
             b.withUnsafeMutableBufferPointer { _ = table.intern($0.baseAddress!, $0.count, hash: h) }
         }
         var tokenizer = SearchTokenizer()
-        tokenizer.tokenize(text, mode: .document)
+        tokenizer.tokenize(text, mode: .document, glossary: glossary)
         var ranges: [Range<Int>] = []
         let bytes = tokenizer.bytes, ends = tokenizer.ends, hashes = tokenizer.hashes
         bytes.withUnsafeBufferPointer { b in
@@ -73,10 +73,11 @@ enum SearchSnippetMaker {
 }
 
 extension SearchIndex {
-    /// A snippet of `text` around the tokens of `query`, as `search` makes it.
-    public static func snippet(_ text: String, query: String, length: Int = 120) -> SearchSnippet {
-        let tokens = Set(SearchAnalyzer.tokenize(query, mode: .query))
-        return SearchSnippetMaker.snippet(text, queryTokens: tokens, length: length)
+    /// A snippet of `text` around the tokens of `query`, as `search` makes it; with a
+    /// glossary, the terms of the query's concepts are highlighted too.
+    public static func snippet(_ text: String, query: String, length: Int = 120, glossary: SearchGlossary = .empty) -> SearchSnippet {
+        let tokens = Set(SearchAnalyzer.tokenize(query, mode: .query, glossary: glossary))
+        return SearchSnippetMaker.snippet(text, queryTokens: tokens, length: length, glossary: glossary)
     }
 }
 
@@ -84,6 +85,7 @@ extension SearchIndex {
     /// The snippet of a result's best text, for callers that searched with `snippetLength: 0`.
     public func snippet(for result: SearchResult, query: String, length: Int = 120) -> SearchSnippet {
         let gt = Int(docTextStart[result.docIndex]) + result.textIndex
-        return SearchIndex.snippet(textContent[gt], query: query, length: length)
+        return SearchIndex.snippet(textContent[gt], query: query, length: length,
+                                   glossary: textField[gt] == UInt8(SearchField.code.rawValue) ? .empty : glossary)
     }
 }

@@ -12,6 +12,8 @@ public enum SearchTokenKind: String, Sendable, Codable, CaseIterable {
     case identifier
     /// A part of an identifier.
     case part
+    /// A glossary concept (`~c:large-title`) added where one of its terms occurs.
+    case concept
 }
 
 /// Whether text is analysed for the index or as a query.
@@ -42,10 +44,12 @@ public struct AnalyzedToken: Hashable, Sendable, Codable {
 
 /// The search analyser: normalisation and tokenisation shared by indexing and querying.
 public enum SearchAnalyzer {
-    /// Tokens of `text` with positions, kinds and source ranges.
-    public static func analyze(_ text: String, mode: SearchAnalysisMode = .document) -> [AnalyzedToken] {
+    /// Tokens of `text` with positions, kinds and source ranges; with a glossary, the concept
+    /// tokens of the terms it contains follow the literal tokens.
+    public static func analyze(_ text: String, mode: SearchAnalysisMode = .document,
+                               glossary: SearchGlossary = .empty) -> [AnalyzedToken] {
         var tokenizer = SearchTokenizer()
-        tokenizer.tokenize(text, mode: mode)
+        tokenizer.tokenize(text, mode: mode, glossary: glossary)
         return (0..<tokenizer.count).map { i in
             AnalyzedToken(
                 text: tokenizer.string(at: i),
@@ -57,8 +61,9 @@ public enum SearchAnalyzer {
     }
 
     /// The token strings of `text`, in order.
-    public static func tokenize(_ text: String, mode: SearchAnalysisMode = .document) -> [String] {
-        analyze(text, mode: mode).map(\.text)
+    public static func tokenize(_ text: String, mode: SearchAnalysisMode = .document,
+                                glossary: SearchGlossary = .empty) -> [String] {
+        analyze(text, mode: mode, glossary: glossary).map(\.text)
     }
 
     /// NFKC (piecewise, as the tokenizer does it) followed by nothing else; for tests and tools.
@@ -85,8 +90,9 @@ public enum SearchAnalyzer {
 
 /// Reusable tokenizer with scratch buffers (a value type, so accesses are checked statically).
 struct SearchTokenizer {
-    static let kinds: [SearchTokenKind] = [.bigram, .unigram, .word, .identifier, .part]
+    static let kinds: [SearchTokenKind] = [.bigram, .unigram, .word, .identifier, .part, .concept]
     static let kindBigram: UInt8 = 0, kindUnigram: UInt8 = 1, kindWord: UInt8 = 2, kindIdentifier: UInt8 = 3, kindPart: UInt8 = 4
+    static let kindConcept: UInt8 = 5
 
     // Normalised text.
     private(set) var original: [UInt32] = []
@@ -102,7 +108,17 @@ struct SearchTokenizer {
     private(set) var kinds: [UInt8] = []
     private(set) var sourceStarts: [Int32] = []
     private(set) var sourceEnds: [Int32] = []
+    /// Range of each token in normalised scalars: `normalizedStarts[i]..<normalizedEnds[i]`.
+    private(set) var normalizedStarts: [Int32] = []
+    private(set) var normalizedEnds: [Int32] = []
     var count: Int { ends.count }
+    /// Tokens `0..<literalCount` are literal; the rest are concept tokens.
+    private(set) var literalCount = 0
+
+    /// Token position of each normalised scalar (only filled when a glossary is used; -1 until the sweep).
+    private var scalarPositions: [Int32] = []
+    private var trackPositions = false
+    private var matchText: [UInt32] = []
 
     // Scratch for Latin runs.
     private var runBytes: [UInt8] = []
@@ -202,7 +218,7 @@ struct SearchTokenizer {
 
     // MARK: Tokenisation
 
-    mutating func tokenize(_ text: String, mode: SearchAnalysisMode) {
+    mutating func tokenize(_ text: String, mode: SearchAnalysisMode, glossary: SearchGlossary = .empty) {
         normalize(text)
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
@@ -211,8 +227,15 @@ struct SearchTokenizer {
         kinds.removeAll(keepingCapacity: true)
         sourceStarts.removeAll(keepingCapacity: true)
         sourceEnds.removeAll(keepingCapacity: true)
+        normalizedStarts.removeAll(keepingCapacity: true)
+        normalizedEnds.removeAll(keepingCapacity: true)
 
         let n = normalized.count
+        trackPositions = !glossary.isEmpty
+        if trackPositions {
+            scalarPositions.removeAll(keepingCapacity: true)
+            scalarPositions.append(contentsOf: repeatElement(-1, count: n))
+        }
         var i = 0
         var pos: Int32 = 0
         while i < n {
@@ -247,6 +270,34 @@ struct SearchTokenizer {
                 i += 1
             }
         }
+        literalCount = ends.count
+        if trackPositions { emitConcepts(glossary, endPosition: pos) }
+    }
+
+    /// Concept tokens (docs/search.md, "Cross-language search"): each scalar without a token
+    /// position takes the position of the next scalar that has one (or the position after the
+    /// last token); a match's concept token takes the position of its first scalar.
+    private mutating func emitConcepts(_ glossary: SearchGlossary, endPosition: Int32) {
+        let n = normalized.count
+        var next = endPosition
+        var k = n - 1
+        while k >= 0 {
+            if scalarPositions[k] < 0 { scalarPositions[k] = next } else { next = scalarPositions[k] }
+            k -= 1
+        }
+        matchText.removeAll(keepingCapacity: true)
+        for v in normalized { matchText.append(SearchGlossary.matchingScalar(v)) }
+        for m in glossary.matches(in: matchText) {
+            bytes.append(contentsOf: glossary.tokenBytes[m.concept])
+            hashes.append(glossary.tokenHashes[m.concept])
+            ends.append(Int32(bytes.count))
+            positions.append(scalarPositions[m.start])
+            kinds.append(Self.kindConcept)
+            sourceStarts.append(normStart[m.start])
+            sourceEnds.append(normEnd[m.end - 1])
+            normalizedStarts.append(Int32(m.start))
+            normalizedEnds.append(Int32(m.end))
+        }
     }
 
     @inline(__always)
@@ -264,11 +315,14 @@ struct SearchTokenizer {
         kinds.append(kind)
         sourceStarts.append(normStart[a])
         sourceEnds.append(normEnd[b - 1])
+        normalizedStarts.append(Int32(a))
+        normalizedEnds.append(Int32(b))
     }
 
     private mutating func emitCJKRun(_ a: Int, _ b: Int, _ pos: Int32, _ mode: SearchAnalysisMode) {
         let len = b - a
         let unigrams = mode == .document || len == 1
+        if trackPositions { for k in 0..<len { scalarPositions[a + k] = pos + Int32(k) } }
         for k in 0..<len {
             let c = normalized[a + k]
             if unigrams {
@@ -350,6 +404,9 @@ struct SearchTokenizer {
     private mutating func emitSegment(_ a: Int, _ b: Int, _ pos: Int32, dotted: Bool) -> Int32 {
         splitParts(a, b)
         let parts = partRanges
+        if trackPositions {
+            for (i, r) in parts.enumerated() { for k in r.0..<r.1 { scalarPositions[k] = pos + Int32(i) } }
+        }
         if parts.count >= 2 {
             let s = bytes.count
             for k in a..<b { SearchScalars.appendLowercasedUTF8(normalized[k], to: &bytes) }

@@ -107,7 +107,12 @@ public struct SiteBuilder: Sendable {
         let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
         let index = try makeIndex(valid, report: checkReport)
         progress(.index, 0, 1)
-        let search = SiteSearchExport(entries: index.entries)
+        let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
+                                                         displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
+        if let problem = glossaryProblems.first(where: { $0.severity == .error }) {
+            throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
+        }
+        let search = SiteSearchExport(entries: index.entries, glossary: glossary)
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
                                     sources: [options.entriesDirectory, options.assetsDirectory])

@@ -14,9 +14,9 @@ struct SiteSearchExport {
 
     let index: SearchIndex
 
-    init(entries: [SiteEntry]) {
+    init(entries: [SiteEntry], glossary: Glossary) {
         let documents = entries.map { SearchDocument(entry: $0.entry, url: $0.path) }
-        index = SearchIndex.build(documents: documents)
+        index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
     }
 
     /// Site-relative paths of every file, for folder creation and link checks.

@@ -2,13 +2,13 @@ import Foundation
 import Testing
 @testable import TroubleshootKB
 
-/// Quality of `kb search` on the development queries (`../shared/queries/dev.tsv`):
-/// MRR and recall@1/@3 per segment.
+/// Quality of `kb search` on the development queries (`../shared/queries/dev.tsv`) and on the
+/// cross-language queries of `Queries/xlang.tsv`: MRR and recall@1/@3 per segment, without the
+/// glossary (before) and with it (after).
 @Suite struct SearchEvaluationTests {
     struct Query { let text: String; let expected: String; let segment: String }
 
-    static func queries() -> [Query]? {
-        let path = TestSupport.sharedDirectory + "/queries/dev.tsv"
+    static func read(_ path: String) -> [Query]? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
             let fields = line.split(separator: "\t").map(String.init)
@@ -16,14 +16,26 @@ import Testing
         }
     }
 
-    static func repositoryIndex() throws -> SearchIndex {
-        let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory], workingDirectory: TestSupport.repositoryRoot)
-        return SearchIndex.build(documents: kb.entries.map { SearchDocument(entry: $0) })
+    static func queries() -> [Query]? {
+        read(TestSupport.sharedDirectory + "/queries/dev.tsv")
     }
 
+    /// Our own cross-language queries; the segment is the direction (`ko→zh`).
+    static func extraQueries() -> [Query] {
+        read(SearchVectors.directory.appendingPathComponent("Queries/xlang.tsv").path) ?? []
+    }
+
+    static func repositoryIndex(glossary: Bool = true) throws -> SearchIndex {
+        let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory], workingDirectory: TestSupport.repositoryRoot)
+        let search = glossary ? SearchGlossary(Glossary.load(entriesDirectory: TestSupport.entriesDirectory).0) : .empty
+        return SearchIndex.build(documents: kb.entries.map { SearchDocument(entry: $0) }, glossary: search)
+    }
+
+    typealias Report = [String: (n: Int, mrr: Double, r1: Double, r3: Double, misses: [String])]
+
     /// Per segment: (queries, MRR, recall@1, recall@3, misses).
-    static func evaluate(_ index: SearchIndex, _ queries: [Query]) -> [String: (n: Int, mrr: Double, r1: Double, r3: Double, misses: [String])] {
-        var result: [String: (n: Int, mrr: Double, r1: Double, r3: Double, misses: [String])] = [:]
+    static func evaluate(_ index: SearchIndex, _ queries: [Query]) -> Report {
+        var result: Report = [:]
         for segment in Set(queries.map(\.segment)) {
             let rows = queries.filter { $0.segment == segment }
             var mrr = 0.0, r1 = 0.0, r3 = 0.0
@@ -44,23 +56,49 @@ import Testing
         return result
     }
 
-    @Test func developmentQueries() throws {
-        guard let queries = Self.queries() else {
-            print("skipped: ../shared/queries/dev.tsv is not present beside the repository")
-            return
-        }
-        let report = Self.evaluate(try Self.repositoryIndex(), queries)
+    static func print(_ label: String, _ report: Report) {
         for segment in report.keys.sorted() {
             let r = report[segment]!
-            print(String(format: "search eval %-5@ n=%2d MRR %.3f R@1 %.2f R@3 %.2f", segment as NSString, r.n, r.mrr, r.r1, r.r3)
-                  + (r.misses.isEmpty ? "" : "  misses: " + r.misses.joined(separator: "; ")))
+            Swift.print(String(format: "search eval %@ %-6@ n=%2d MRR %.3f R@1 %.2f R@3 %.2f", label as NSString, segment as NSString, r.n, r.mrr, r.r1, r.r3)
+                        + (r.misses.isEmpty ? "" : "  misses: " + r.misses.joined(separator: "; ")))
         }
+    }
+
+    @Test func developmentQueries() throws {
+        guard let queries = Self.queries() else {
+            Swift.print("skipped: ../shared/queries/dev.tsv is not present beside the repository")
+            return
+        }
+        let before = Self.evaluate(try Self.repositoryIndex(glossary: false), queries)
+        let index = try Self.repositoryIndex(glossary: true)
+        let after = Self.evaluate(index, queries)
+        Self.print("before (no glossary)", before)
+        Self.print("after  (glossary)   ", after)
         let core = queries.filter { ["same", "api", "en"].contains($0.segment) }
-        let coreReport = Self.evaluate(try Self.repositoryIndex(), core.map { Query(text: $0.text, expected: $0.expected, segment: "core") })["core"]!
-        print(String(format: "search eval same+api+en MRR %.3f", coreReport.mrr))
+        let coreReport = Self.evaluate(index, core.map { Query(text: $0.text, expected: $0.expected, segment: "core") })["core"]!
+        Swift.print(String(format: "search eval same+api+en MRR %.3f", coreReport.mrr))
         #expect(coreReport.mrr >= 0.9, "MRR on same+api+en is \(coreReport.mrr); misses: \(coreReport.misses)")
-        for segment in ["same", "api", "en"] {
-            #expect(report[segment]?.r1 == 1.0, "\(segment): expected entry not first for \(report[segment]?.misses ?? [])")
+        for segment in ["same", "api", "en", "xlang"] {
+            #expect(after[segment]?.r1 == 1.0, "\(segment): expected entry not first for \(after[segment]?.misses ?? [])")
         }
+        // No segment gets worse with the glossary.
+        for (segment, b) in before {
+            #expect(after[segment]!.mrr >= b.mrr, "\(segment): MRR \(b.mrr) → \(after[segment]!.mrr)")
+        }
+    }
+
+    /// Our own cross-language queries, per direction: reported, and held to a floor so a change
+    /// that loses several of them is noticed.
+    @Test func crossLanguageQueries() throws {
+        let queries = Self.extraQueries()
+        #expect(queries.count >= 12)
+        let before = Self.evaluate(try Self.repositoryIndex(glossary: false), queries)
+        let after = Self.evaluate(try Self.repositoryIndex(glossary: true), queries)
+        Self.print("extra before", before)
+        Self.print("extra after ", after)
+        let all = Self.evaluate(try Self.repositoryIndex(glossary: true), queries.map { Query(text: $0.text, expected: $0.expected, segment: "all") })["all"]!
+        Swift.print(String(format: "search eval extra cross-language: R@1 %.2f R@3 %.2f MRR %.3f", all.r1, all.r3, all.mrr))
+        #expect(all.r3 == 1.0, "expected entry not in the first three: \(all.misses)")
+        #expect(all.r1 >= 0.8, "R@1 \(all.r1); misses: \(all.misses)")
     }
 }

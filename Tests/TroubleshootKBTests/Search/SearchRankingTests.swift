@@ -127,10 +127,17 @@ import Testing
     static let shardCount = 4
 
     static func expectedResults(_ index: SearchIndex) -> Data {
+        expectedResults(index, SearchTestCorpus.fixtureQueries.map { ($0.query, $0.filters, nil, nil) })
+    }
+
+    /// Results of `queries` (with the expected entry and segment, when known) as JSON.
+    static func expectedResults(_ index: SearchIndex, _ queries: [(query: String, filters: SearchFilters, expected: String?, segment: String?)]) -> Data {
         var w = JSONWriter()
         w.raw("{\"queries\": [\n")
-        for (i, q) in SearchTestCorpus.fixtureQueries.enumerated() {
+        for (i, q) in queries.enumerated() {
             w.raw("{\"query\": "); w.string(q.query)
+            if let expected = q.expected { w.raw(", \"expected\": "); w.string(expected) }
+            if let segment = q.segment { w.raw(", \"segment\": "); w.string(segment) }
             w.raw(", \"filters\": {\"langs\": [\(q.filters.langs.map { "\"\($0)\"" }.joined(separator: ","))]")
             w.raw(", \"tags\": [\(q.filters.tags.map { "\"\($0)\"" }.joined(separator: ","))]")
             w.raw(", \"statuses\": [\(q.filters.statuses.map { "\"\($0)\"" }.joined(separator: ","))]}")
@@ -141,17 +148,18 @@ import Testing
                 w.raw(", \"field\": "); w.string(r.field.name); w.raw(", \"textIndex\": "); w.int(r.textIndex)
                 w.raw(", \"anchor\": "); if let a = r.anchor { w.string(a) } else { w.raw("null") }
                 w.raw(", \"label\": "); if let l = r.label { w.string(l) } else { w.raw("null") }
+                w.raw(", \"viaGlossary\": [\(r.viaGlossary.map { "\"\($0)\"" }.joined(separator: ","))]")
                 w.raw("}")
             }
             w.raw("]}")
-            w.raw(i + 1 < SearchTestCorpus.fixtureQueries.count ? ",\n" : "\n")
+            w.raw(i + 1 < queries.count ? ",\n" : "\n")
         }
         w.raw("]}\n")
         return Data(w.bytes)
     }
 
     static func files() -> [(String, Data)] {
-        let index = SearchIndex.build(documents: SearchTestCorpus.documents)
+        let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary)
         let export = index.webExport(shardCount: shardCount)
         var files = [("web/search-meta.json", export.meta)]
         for (i, s) in export.shards.enumerated() { files.append(("web/search-shard-\(i).json", s)) }
@@ -168,6 +176,37 @@ import Testing
             } else {
                 let committed = try? Data(contentsOf: url)
                 #expect(committed == data, "\(name) is stale; re-record with KB_RECORD_SEARCH=1")
+            }
+        }
+    }
+
+    /// The real entries with the real glossary, exported for the browser engine, and Swift's
+    /// results for the development queries and `Queries/xlang.tsv` (Tests/js/entries.test.mjs
+    /// checks that search-core.js ranks them the same). Needs ../shared/queries/dev.tsv.
+    static func entriesFiles() throws -> [(String, Data)]? {
+        guard let dev = SearchEvaluationTests.queries() else { return nil }
+        let index = try SearchEvaluationTests.repositoryIndex(glossary: true)
+        let export = index.webExport(shardCount: 8)
+        var files = [("entries/web/search-meta.json", export.meta)]
+        for (i, s) in export.shards.enumerated() { files.append(("entries/web/search-shard-\(i).json", s)) }
+        let queries = (dev + SearchEvaluationTests.extraQueries()).map { ($0.text, SearchFilters.none, Optional($0.expected), Optional($0.segment)) }
+        files.append(("entries/expected-results.json", expectedResults(index, queries)))
+        return files
+    }
+
+    @Test func entriesFixtureIsUpToDate() throws {
+        guard let files = try Self.entriesFiles() else {
+            print("skipped: ../shared/queries/dev.tsv is not present beside the repository")
+            return
+        }
+        for (name, data) in files {
+            let url = Self.directory.appendingPathComponent(name)
+            if SearchVectors.recording {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: url)
+            } else {
+                let committed = try? Data(contentsOf: url)
+                #expect(committed == data, "\(name) is stale (entries, glossary or queries changed); re-record with KB_RECORD_SEARCH=1")
             }
         }
     }

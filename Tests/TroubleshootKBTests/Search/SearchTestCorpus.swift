@@ -91,6 +91,19 @@ enum SearchTestCorpus {
             fix: "Add a mapping model for the renamed attribute and keep the old model version in the bundle."),
     ]
 
+    /// A small glossary for the corpus: the web fixture is built with it.
+    static let glossary = SearchGlossary(concepts: [
+        .init(id: "navigation-bar", name: "navigation bar",
+              terms: ["navigation bar", "UINavigationBar", "导航栏", "내비게이션 바", "네비게이션 바", "ナビゲーションバー"]),
+        .init(id: "color", name: "color", terms: ["color", "颜色", "색상", "배경색", "色"]),
+        .init(id: "keyboard", name: "keyboard", terms: ["keyboard", "键盘", "키보드", "キーボード"]),
+        .init(id: "scroll", name: "scroll", terms: ["scroll", "滚动", "스크롤", "スクロール"]),
+        .init(id: "transparent", name: "transparent", terms: ["transparent", "透明", "투명", "透過"]),
+        .init(id: "not-working", name: "not working", terms: ["not working", "不生效", "적용되지 않음", "안 바뀜", "変わらない"]),
+        .init(id: "timeout", name: "timeout", terms: ["time out", "timeout", "超时", "타임아웃", "タイムアウト"]),
+        .init(id: "crash", name: "crash", terms: ["crash", "闪退", "崩溃", "크래시", "クラッシュ"]),
+    ])
+
     /// Queries whose results are part of the web fixture (and checked by the node test).
     static let fixtureQueries: [(query: String, filters: SearchFilters)] = [
         ("toolbarColorScheme 不生效", .none),
@@ -109,5 +122,13 @@ enum SearchTestCorpus {
         ("颜色", SearchFilters(statuses: ["open", "resolved"])),
         ("migration crash", .none),
         ("toolbar color scheme", .none),
+        // Across languages, through the glossary.
+        ("导航栏 颜色 不生效", .none),
+        ("키보드 스크롤", .none),
+        ("キーボード スクロール", .none),
+        ("网络请求超时", .none),
+        ("앱 크래시", .none),
+        ("ナビゲーションバー 透過", SearchFilters(langs: ["ko"])),
+        ("navigation bars transparent", .none),
     ]
 }

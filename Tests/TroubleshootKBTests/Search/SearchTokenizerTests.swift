@@ -11,14 +11,23 @@ enum SearchVectors {
 
     struct File: Codable {
         var version: Int
+        /// The glossary of the cases marked `glossary` (raw terms; both implementations compile it).
+        var glossary: [Concept]
         var cases: [Case]
         var snippets: [Snippet]
+    }
+
+    struct Concept: Codable {
+        var id: String
+        var name: String
+        var terms: [String]
     }
 
     struct Case: Codable {
         var name: String
         var mode: String
         var text: String
+        var glossary: Bool?
         var tokens: [Token]
     }
 
@@ -53,6 +62,7 @@ enum SearchVectors {
         var text: String
         var query: String
         var length: Int
+        var glossary: Bool?
         var expected: Expected?
     }
 
@@ -68,12 +78,17 @@ enum SearchVectors {
         return try! JSONDecoder().decode(File.self, from: data)
     }
 
-    static func analyze(_ c: Case) -> [Token] {
-        SearchAnalyzer.analyze(c.text, mode: c.mode == "query" ? .query : .document).map(Token.init)
+    static func glossary(_ file: File) -> SearchGlossary {
+        SearchGlossary(concepts: file.glossary.map { SearchGlossary.Concept(id: $0.id, name: $0.name, terms: $0.terms) })
     }
 
-    static func snippet(_ s: Snippet) -> Expected {
-        let r = SearchIndex.snippet(s.text, query: s.query, length: s.length)
+    static func analyze(_ c: Case, _ glossary: SearchGlossary) -> [Token] {
+        SearchAnalyzer.analyze(c.text, mode: c.mode == "query" ? .query : .document,
+                               glossary: c.glossary == true ? glossary : .empty).map(Token.init)
+    }
+
+    static func snippet(_ s: Snippet, _ glossary: SearchGlossary) -> Expected {
+        let r = SearchIndex.snippet(s.text, query: s.query, length: s.length, glossary: s.glossary == true ? glossary : .empty)
         return Expected(text: r.text, highlights: r.highlights.map { [$0.lowerBound, $0.upperBound] },
                         truncatedStart: r.truncatedStart, truncatedEnd: r.truncatedEnd)
     }
@@ -81,10 +96,19 @@ enum SearchVectors {
     /// Writes the file with one token per line, so diffs are reviewable.
     static func write(_ file: File) throws {
         var w = JSONWriter()
-        w.raw("{\n\"version\": \(file.version),\n\"cases\": [\n")
+        w.raw("{\n\"version\": \(file.version),\n\"glossary\": [")
+        for (i, c) in file.glossary.enumerated() {
+            w.raw(i == 0 ? "\n  " : ",\n  ")
+            w.raw("{\"id\": "); w.string(c.id); w.raw(", \"name\": "); w.string(c.name); w.raw(", \"terms\": [")
+            for (j, t) in c.terms.enumerated() { if j > 0 { w.raw(", ") }; w.string(t) }
+            w.raw("]}")
+        }
+        w.raw("\n],\n\"cases\": [\n")
         for (i, c) in file.cases.enumerated() {
             w.raw("{\"name\": "); w.string(c.name); w.raw(", \"mode\": "); w.string(c.mode)
-            w.raw(", \"text\": "); w.string(c.text); w.raw(",\n \"tokens\": [")
+            w.raw(", \"text\": "); w.string(c.text)
+            if c.glossary == true { w.raw(", \"glossary\": true") }
+            w.raw(",\n \"tokens\": [")
             for (j, t) in c.tokens.enumerated() {
                 w.raw(j == 0 ? "\n  [" : ",\n  [")
                 w.string(t.text); w.raw(", \(t.position), "); w.string(t.kind); w.raw(", \(t.start), \(t.end)]")
@@ -95,7 +119,9 @@ enum SearchVectors {
         w.raw("],\n\"snippets\": [\n")
         for (i, s) in file.snippets.enumerated() {
             w.raw("{\"name\": "); w.string(s.name); w.raw(", \"query\": "); w.string(s.query)
-            w.raw(", \"length\": \(s.length),\n \"text\": "); w.string(s.text)
+            w.raw(", \"length\": \(s.length)")
+            if s.glossary == true { w.raw(", \"glossary\": true") }
+            w.raw(",\n \"text\": "); w.string(s.text)
             w.raw(",\n \"expected\": ")
             if let e = s.expected {
                 w.raw("{\"text\": "); w.string(e.text); w.raw(", \"highlights\": [")
@@ -118,23 +144,26 @@ enum SearchVectors {
     @Test func recordVectorsIfRequested() throws {
         guard SearchVectors.recording else { return }
         var file = SearchVectors.load()
-        for i in file.cases.indices { file.cases[i].tokens = SearchVectors.analyze(file.cases[i]) }
-        for i in file.snippets.indices { file.snippets[i].expected = SearchVectors.snippet(file.snippets[i]) }
+        let glossary = SearchVectors.glossary(file)
+        for i in file.cases.indices { file.cases[i].tokens = SearchVectors.analyze(file.cases[i], glossary) }
+        for i in file.snippets.indices { file.snippets[i].expected = SearchVectors.snippet(file.snippets[i], glossary) }
         try SearchVectors.write(file)
     }
 
     @Test(arguments: caseNames)
     func goldenTokens(name: String) {
         guard !SearchVectors.recording else { return }
-        let c = SearchVectors.load().cases.first { $0.name == name }!
-        #expect(SearchVectors.analyze(c) == c.tokens, "\(name): \(c.text)")
+        let file = SearchVectors.load()
+        let c = file.cases.first { $0.name == name }!
+        #expect(SearchVectors.analyze(c, SearchVectors.glossary(file)) == c.tokens, "\(name): \(c.text)")
     }
 
     @Test(arguments: snippetNames)
     func goldenSnippets(name: String) {
         guard !SearchVectors.recording else { return }
-        let s = SearchVectors.load().snippets.first { $0.name == name }!
-        #expect(SearchVectors.snippet(s) == s.expected)
+        let file = SearchVectors.load()
+        let s = file.snippets.first { $0.name == name }!
+        #expect(SearchVectors.snippet(s, SearchVectors.glossary(file)) == s.expected)
     }
 
     @Test func identifierParts() {
