@@ -61,12 +61,40 @@ final class SiteWriter: @unchecked Sendable {
         } catch {
             throw fail("cannot create \(parent): \(error.localizedDescription)")
         }
+        Self.removeStale(in: parent, name: name)
         let suffix = UUID().uuidString.prefix(8).lowercased()
         staging = (parent as NSString).appendingPathComponent(".\(name).tmp-\(getpid())-\(suffix)")
         do {
             try fm.createDirectory(atPath: staging, withIntermediateDirectories: false)
         } catch {
             throw fail("cannot create the staging folder \(staging): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes staging and backup folders (`.<name>.tmp-<pid>-…`, `.<name>.old-<pid>-…`) left
+    /// by builds that were killed: those whose process is gone. A build still running keeps its own.
+    static func removeStale(in parent: String, name: String) {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: parent) else { return }
+        for candidate in names {
+            var rest: Substring
+            if candidate.hasPrefix(".\(name).tmp-") {
+                rest = candidate.dropFirst(name.count + 6)
+            } else if candidate.hasPrefix(".\(name).old-") {
+                rest = candidate.dropFirst(name.count + 6)
+            } else {
+                continue
+            }
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+            rest = rest[rest.index(after: dash)...]
+            guard !rest.isEmpty, rest.allSatisfy({ $0.isHexDigit }) else { continue }
+            // This process's own (another build running in it) and live processes' are kept.
+            if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }
+            let path = (parent as NSString).appendingPathComponent(candidate)
+            var info = stat()
+            // Only folders (not symbolic links) are removed.
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            try? fm.removeItem(atPath: path)
         }
     }
 
