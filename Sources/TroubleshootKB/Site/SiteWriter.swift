@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,6 +70,7 @@ final class SiteWriter: @unchecked Sendable {
         } catch {
             throw fail("cannot create the staging folder \(staging): \(error.localizedDescription)")
         }
+        Interruption.register(staging)
     }
 
     /// Removes staging and backup folders (`.<name>.tmp-<pid>-…`, `.<name>.old-<pid>-…`) left
@@ -139,6 +141,7 @@ final class SiteWriter: @unchecked Sendable {
     /// Writes the marker and swaps the staging folder in as the output.
     func commit() throws {
         try write(SitePaths.marker, Data(Self.markerText.utf8))
+        defer { Interruption.unregister(staging) }
         let fm = FileManager.default
         func fail(_ message: String) -> SiteBuildError { SiteBuildError(step: .write, path: output, message: message) }
         var isDirectory: ObjCBool = false
@@ -169,7 +172,41 @@ final class SiteWriter: @unchecked Sendable {
 
     /// Removes the staging folder (after a failure).
     func discard() {
+        Interruption.unregister(staging)
         try? FileManager.default.removeItem(atPath: staging)
+    }
+
+    /// SIGINT, SIGTERM or SIGHUP during a build: the staging folders are removed and the process
+    /// exits with 128 + the signal (the previous site was never touched). SIGKILL cannot be
+    /// caught; the next build removes what it leaves (`removeStale`).
+    enum Interruption {
+        nonisolated(unsafe) private static var folders: Set<String> = []
+        private static let lock = NSLock()
+        nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+        private static let installOnce: Void = {
+            for number in [SIGINT, SIGTERM, SIGHUP] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    lock.lock()
+                    let pending = folders
+                    lock.unlock()
+                    for folder in pending { try? FileManager.default.removeItem(atPath: folder) }
+                    exit(128 + number)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }()
+
+        static func register(_ folder: String) {
+            _ = installOnce
+            lock.lock(); folders.insert(folder); lock.unlock()
+        }
+
+        static func unregister(_ folder: String) {
+            lock.lock(); folders.remove(folder); lock.unlock()
+        }
     }
 
     #if os(Linux)
