@@ -170,16 +170,16 @@ enum BrokenInputCorpus {
 
     /// Inputs that crashed or exploded a parser before it was fixed.
     static let regressions: [BrokenInputCase] = [
-        BrokenInputCase("fuzz-yaml-deep-nesting", location: ":2:", says: "nested more than 64 levels deep", importExpectation: .drafts) { root in
+        BrokenInputCase("yaml-deep-nesting", location: ":2:", says: "nested more than 64 levels deep", importExpectation: .drafts) { root in
             let text = "---\nid: " + String(repeating: "[", count: 50_000) + "\n---\n"
-            try write(text, root + "/entries/fuzz-yaml-deep-nesting/entry.md")
+            try write(text, root + "/entries/yaml-deep-nesting/entry.md")
         },
-        BrokenInputCase("fuzz-yaml-alias-bomb", says: "too many aliases", importExpectation: .drafts) { root in
+        BrokenInputCase("yaml-alias-bomb", says: "too many aliases", importExpectation: .drafts) { root in
             var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
             for level in 1...9 {
                 yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
             }
-            try write("---\nid: fuzz-yaml-alias-bomb\n" + yaml + "---\n", root + "/entries/fuzz-yaml-alias-bomb/entry.md")
+            try write("---\nid: yaml-alias-bomb\n" + yaml + "---\n", root + "/entries/yaml-alias-bomb/entry.md")
         },
     ]
 }
