@@ -2,8 +2,10 @@
 SWIFT ?= swift
 KB := .build/release/kb
 BENCH_N ?= 10000
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS ?= 30
 
-.PHONY: run test check build deps deps-test bench clean
+.PHONY: run test check build deps deps-test bench clean fuzz fuzz-smoke
 
 run: deps build
 	$(KB) lint entries
@@ -26,6 +28,17 @@ test: deps-test
 	rm -rf .build/test-site
 	.build/debug/kb build --out .build/test-site
 	node --test --test-concurrency=1 Tests/js/
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# libFuzzer targets (front matter reader, entry parser, Gherkin parser); see docs/robustness.md.
+# `make fuzz FUZZ_SECONDS=600` runs each target for that long; crashers land in .build/fuzz/artifacts/.
+fuzz: deps
+	scripts/fuzz.sh run $(FUZZ_SECONDS)
+
+# A short run of each fuzz target (part of `make test`); says why and passes when the toolchain
+# cannot build fuzzers.
+fuzz-smoke: deps
+	scripts/fuzz.sh smoke $(FUZZ_SMOKE_SECONDS)
 
 # Run the entries' check scenarios (entries needing a missing program are reported as skipped).
 check: build

@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(
             name: "TroubleshootKBTests",
             dependencies: ["TroubleshootKB"],
-            exclude: ["Golden", "Gherkin/Fixtures", "Search/token-vectors.json", "Search/Fixtures", "Import/Fixtures"]
+            exclude: ["Golden", "Gherkin/Fixtures", "Search/token-vectors.json", "Search/Fixtures", "Import/Fixtures", "Robustness/Corpus"]
         ),
     ]
 )

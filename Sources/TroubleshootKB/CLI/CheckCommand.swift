@@ -60,10 +60,15 @@ public struct CheckCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let report: CheckReport
+        var skippedUnreadable = false
         if merge {
             report = CheckReport.merge(try arguments.map { try CheckReport.read(EntryLocator.absolute($0, workingDirectory: context.workingDirectory)) })
         } else {
             report = try check(context)
+            if try EntryLocator.locate([context.entriesDirectory], workingDirectory: context.workingDirectory).diagnostics
+                .contains(where: { $0.severity == .error }) {
+                skippedUnreadable = true
+            }
         }
         try write(report, context: context)
         if format == "json" {
@@ -73,11 +78,15 @@ public struct CheckCommand: KBCommand {
         } else {
             context.stdout.print(Self.table(report, style: context.style))
         }
-        return report.isSuccess ? ExitCode.success : ExitCode.failure
+        return report.isSuccess && !skippedUnreadable ? ExitCode.success : ExitCode.failure
     }
 
     func check(_ context: CommandContext) throws -> CheckReport {
-        let (locations, _) = try EntryLocator.locate([context.entriesDirectory], workingDirectory: context.workingDirectory)
+        let (locations, locatorDiagnostics) = try EntryLocator.locate([context.entriesDirectory], workingDirectory: context.workingDirectory)
+        // Entries that were not read (a symbolic link out of the entries folder) are not checked.
+        for diagnostic in locatorDiagnostics where diagnostic.severity == .error {
+            context.stderr.print(LintCommand.format(diagnostic, style: context.errorStyle))
+        }
         let kb = KnowledgeBase.load(locations)
         var items: [KnowledgeBase.Item]
         let requested = explain.map { [$0] } ?? arguments

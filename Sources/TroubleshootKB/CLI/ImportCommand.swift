@@ -44,10 +44,28 @@ public struct ImportCommand: KBCommand {
             bytes = context.readStandardInput()
         } else {
             let path = EntryLocator.absolute(input, workingDirectory: context.workingDirectory)
-            guard let data = FileManager.default.contents(atPath: path) else { throw KBError("cannot read '\(input)'") }
-            bytes = [UInt8](data)
+            // A draft must fit in an entry (at most 1 MiB): larger inputs are refused unread.
+            switch SiteBuilder.read(path, limit: Linter.maximumEntrySize, display: input) {
+            case .success(let data): bytes = [UInt8](data)
+            case .failure(let failure):
+                if failure.message.hasPrefix("the file is larger") {
+                    throw KBError("'\(input)' is larger than \(Linter.maximumEntrySize >> 20) MiB, the limit of an entry; split the write-up")
+                }
+                throw KBError("cannot read '\(input)'")
+            }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw KBError("'\(input)' is not valid UTF-8 text") }
+        if bytes.count > Linter.maximumEntrySize {
+            throw KBError("'\(input)' is larger than \(Linter.maximumEntrySize >> 20) MiB, the limit of an entry; split the write-up")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let offset = EntryParser.firstInvalidUTF8Offset(bytes) ?? 0
+            let at = SourceText(bytes: Array(bytes[..<offset])).location(ofByteOffset: offset)
+            throw KBError("\(input):\(at.line):\(at.column): not valid UTF-8 text (byte offset \(offset))")
+        }
+        if let offset = bytes.firstIndex(of: 0) {
+            let at = SourceText(bytes: bytes).location(ofByteOffset: offset)
+            throw KBError("\(input):\(at.line):\(at.column): the text contains a NUL byte")
+        }
         guard text.contains(where: { !$0.isWhitespace }) else { throw KBError("'\(input)' is empty") }
 
         let today = context.environment["KB_IMPORT_DATE"] ?? EntryImporter.today()

@@ -46,7 +46,8 @@ public struct SearchCommand: KBCommand {
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index")
+        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
+                                     workingDirectory: context.workingDirectory)
         let (index, freshness, problems) = try store.open()
         if freshness != .reused {
             context.stderr.print(context.errorStyle.dim("search index \(freshness.rawValue): \(index.documentCount) entries"))
@@ -244,10 +245,11 @@ public struct IndexCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let start = Date()
-        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index")
+        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
+                                     workingDirectory: context.workingDirectory)
         let (index, freshness, problems) = try store.open(forceRebuild: rebuild)
         for problem in problems { context.stderr.print(problem.formatted) }
         context.stdout.print("search index \(freshness.rawValue): \(index.documentCount) entries, \(index.tokenCount) tokens, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
-        return ExitCode.success
+        return freshness == .notSaved ? ExitCode.failure : ExitCode.success
     }
 }

@@ -3,6 +3,13 @@ import CYaml
 /// Reads one YAML document with libyaml's event parser into `YAMLNode` values.
 /// Anchors and aliases are resolved by copy; tags are ignored (front matter is plain data).
 public enum YAMLReader {
+    /// Sequences and mappings nested deeper than this are an error: nothing in front matter
+    /// needs it, and the values are walked (and freed) recursively.
+    public static let maximumDepth = 64
+    /// Aliases are resolved by copy; a document that expands to more nodes than this (the
+    /// "billion laughs" pattern) is an error.
+    public static let maximumNodes = 100_000
+
     /// Parses `bytes`. Lines in locations are shifted by `firstLine - 1` so they point into
     /// the file the YAML was cut from; `source` converts columns to scalar columns.
     public static func read(_ bytes: ArraySlice<UInt8>, firstLine: Int = 1) throws(YAMLError) -> YAMLNode? {
@@ -41,13 +48,31 @@ public enum YAMLReader {
 
     private struct Builder {
         enum Frame {
-            case sequence([YAMLNode], SourceLocation, anchor: String?)
-            case mapping([(key: YAMLNode, value: YAMLNode)], pendingKey: YAMLNode?, SourceLocation, anchor: String?)
+            case sequence([YAMLNode], SourceLocation, anchor: String?, firstNode: Int)
+            case mapping([(key: YAMLNode, value: YAMLNode)], pendingKey: YAMLNode?, SourceLocation, anchor: String?, firstNode: Int)
         }
         let lineOffset: Int
         var stack: [Frame] = []
-        var anchors: [String: YAMLNode] = [:]
+        /// Anchored nodes with the number of nodes each expands to.
+        var anchors: [String: (node: YAMLNode, size: Int)] = [:]
         var root: YAMLNode?
+        /// Nodes made so far, aliases counted at their expanded size.
+        var nodes = 0
+
+        mutating func count(_ size: Int, at here: SourceLocation) throws(YAMLError) {
+            nodes += size
+            if nodes > YAMLReader.maximumNodes {
+                throw YAMLError(message: "the YAML expands to more than \(YAMLReader.maximumNodes) values (too many aliases)", location: here)
+            }
+        }
+
+        mutating func open(_ frame: Frame, at here: SourceLocation) throws(YAMLError) {
+            guard stack.count < YAMLReader.maximumDepth else {
+                throw YAMLError(message: "the YAML is nested more than \(YAMLReader.maximumDepth) levels deep", location: here)
+            }
+            try count(1, at: here)
+            stack.append(frame)
+        }
 
         init(lineOffset: Int) { self.lineOffset = lineOffset }
 
@@ -69,27 +94,29 @@ public enum YAMLReader {
                 let plain = data.style == YAML_PLAIN_SCALAR_STYLE
                 let value: YAMLValue = (plain && (text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL")) ? .null : .scalar(text, plain: plain)
                 let node = YAMLNode(value: value, location: here)
-                if let anchor = Self.string(data.anchor) { anchors[anchor] = node }
+                try count(1, at: here)
+                if let anchor = Self.string(data.anchor) { anchors[anchor] = (node, 1) }
                 add(node)
             case YAML_ALIAS_EVENT:
                 let name = Self.string(event.data.alias.anchor) ?? ""
-                guard let node = anchors[name] else {
+                guard let (node, size) = anchors[name] else {
                     throw YAMLError(message: "unknown alias '\(name)'", location: here)
                 }
+                try count(size, at: here)
                 add(YAMLNode(value: node.value, location: here))
             case YAML_SEQUENCE_START_EVENT:
-                stack.append(.sequence([], here, anchor: Self.string(event.data.sequence_start.anchor)))
+                try open(.sequence([], here, anchor: Self.string(event.data.sequence_start.anchor), firstNode: nodes), at: here)
             case YAML_MAPPING_START_EVENT:
-                stack.append(.mapping([], pendingKey: nil, here, anchor: Self.string(event.data.mapping_start.anchor)))
+                try open(.mapping([], pendingKey: nil, here, anchor: Self.string(event.data.mapping_start.anchor), firstNode: nodes), at: here)
             case YAML_SEQUENCE_END_EVENT:
-                guard case .sequence(let items, let start, let anchor)? = stack.popLast() else { return }
+                guard case .sequence(let items, let start, let anchor, let firstNode)? = stack.popLast() else { return }
                 let node = YAMLNode(value: .sequence(items), location: start)
-                if let anchor { anchors[anchor] = node }
+                if let anchor { anchors[anchor] = (node, nodes - firstNode) }
                 add(node)
             case YAML_MAPPING_END_EVENT:
-                guard case .mapping(let pairs, _, let start, let anchor)? = stack.popLast() else { return }
+                guard case .mapping(let pairs, _, let start, let anchor, let firstNode)? = stack.popLast() else { return }
                 let node = YAMLNode(value: .mapping(pairs), location: start)
-                if let anchor { anchors[anchor] = node }
+                if let anchor { anchors[anchor] = (node, nodes - firstNode) }
                 add(node)
             default:
                 break
@@ -102,15 +129,15 @@ public enum YAMLReader {
                 return
             }
             switch top {
-            case .sequence(var items, let start, let anchor):
+            case .sequence(var items, let start, let anchor, let firstNode):
                 items.append(node)
-                stack.append(.sequence(items, start, anchor: anchor))
-            case .mapping(var pairs, let pendingKey, let start, let anchor):
+                stack.append(.sequence(items, start, anchor: anchor, firstNode: firstNode))
+            case .mapping(var pairs, let pendingKey, let start, let anchor, let firstNode):
                 if let key = pendingKey {
                     pairs.append((key, node))
-                    stack.append(.mapping(pairs, pendingKey: nil, start, anchor: anchor))
+                    stack.append(.mapping(pairs, pendingKey: nil, start, anchor: anchor, firstNode: firstNode))
                 } else {
-                    stack.append(.mapping(pairs, pendingKey: node, start, anchor: anchor))
+                    stack.append(.mapping(pairs, pendingKey: node, start, anchor: anchor, firstNode: firstNode))
                 }
             }
         }

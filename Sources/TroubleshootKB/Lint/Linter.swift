@@ -141,6 +141,8 @@ public struct Linter: Sendable {
             let target = ((folder as NSString).appendingPathComponent(scenario) as NSString).standardizingPath
             if scenario.hasPrefix("/") || !target.hasPrefix(folder + "/") {
                 report(meta.locations["scenario"], .error, "scenario path '\(scenario)' leaves the entry folder", "path-outside")
+            } else if FileManager.default.fileExists(atPath: target), let escape = EntryLocator.escapes(file: target, root: folder) {
+                report(meta.locations["scenario"], .error, "scenario path '\(scenario)' is a symbolic link out of the entry folder (\(escape)); not read", "path-outside")
             } else if !FileManager.default.fileExists(atPath: target) {
                 report(meta.locations["scenario"], .error, "scenario file '\(scenario)' does not exist", "missing-scenario")
             }
@@ -184,8 +186,16 @@ enum ImportTodoRule {
 enum ScenarioLinkRule {
     static func check(_ entry: Entry, location: EntryLocation) -> [Diagnostic] {
         guard let file = EntryScenarioFile.load(entry: entry, location: location) else { return [] }
-        // A missing or escaping file is reported by the `scenario` key's own rules.
-        if file.readError != nil { return [] }
+        if let readError = file.readError {
+            // A declared path that is missing or leaves the folder is reported by the `scenario`
+            // key's own rules; anything else (a symbolic link out of the folder, an unreadable or
+            // oversized file) is reported here.
+            let declared = entry.metadata.scenario.map { !$0.isEmpty } ?? false
+            let outside = EntryScenarioFile.locate(entry: entry, location: location)?.outside ?? false
+            if declared && (outside || !FileManager.default.fileExists(atPath: file.path)) { return [] }
+            return [Diagnostic(path: file.displayPath, location: nil, severity: .error, message: readError,
+                               rule: outside ? "path-outside" : "scenario-unreadable")]
+        }
         var out: [Diagnostic] = []
         for error in file.errors {
             out.append(Diagnostic(path: file.displayPath, location: .init(line: error.line, column: max(1, error.column)), severity: .error,

@@ -49,7 +49,7 @@ public struct MarkdownParser: Sendable {
             CJKSoftBreaks.remove(in: root)
         }
         var converter = Converter(source: source, lineOffset: firstLine - 1, options: options)
-        let document = converter.convert(root, parentRange: nil, render: false)
+        let document = converter.convert(root, parentRange: nil, render: false, depth: 0)
         return MarkdownDocument(blocks: document.children, range: document.range)
     }
 
@@ -86,8 +86,14 @@ private struct Converter {
         return String(cString: cString)
     }
 
+    /// Nodes nested deeper than this (lists in lists in quotes …) are not converted one by one:
+    /// the node at this depth keeps the plain text of its subtree as one text child. Conversion,
+    /// walks and freeing of `MarkdownNode` trees are recursive, so this bounds the stack however
+    /// deeply a hostile file nests; cmark's own HTML (rendered iteratively) is not affected.
+    static let maximumDepth = 48
+
     /// Converts `node` and its subtree. `render`: also keep cmark's HTML for this block.
-    mutating func convert(_ node: OpaquePointer, parentRange: SourceRange?, render: Bool) -> MarkdownNode {
+    mutating func convert(_ node: OpaquePointer, parentRange: SourceRange?, render: Bool, depth: Int) -> MarkdownNode {
         let type = cmark_node_get_type(node)
         let kind = Self.kind(of: node, type: type)
         let range = self.range(of: node) ?? parentRange
@@ -108,13 +114,43 @@ private struct Converter {
         default: renderChildren = false
         }
         var children: [MarkdownNode] = []
-        var child = cmark_node_first_child(node)
-        while let current = child {
-            children.append(convert(current, parentRange: range, render: renderChildren))
-            child = cmark_node_next(current)
+        if depth >= Self.maximumDepth {
+            if cmark_node_first_child(node) != nil {
+                children.append(MarkdownNode(kind: .text, literal: Self.plainText(of: node), range: range))
+            }
+        } else {
+            var child = cmark_node_first_child(node)
+            while let current = child {
+                children.append(convert(current, parentRange: range, render: renderChildren, depth: depth + 1))
+                child = cmark_node_next(current)
+            }
         }
         let html = render ? Self.render(node, unsafe: options.unsafeHTML) : nil
         return MarkdownNode(kind: kind, literal: literal, children: children, range: range, html: html)
+    }
+
+    /// The text of `node`'s descendants (literals joined, breaks as spaces), walked with cmark's
+    /// iterator rather than recursion.
+    static func plainText(of node: OpaquePointer) -> String {
+        guard let iterator = cmark_iter_new(node) else { return "" }
+        defer { cmark_iter_free(iterator) }
+        var text = ""
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let current = cmark_iter_get_node(iterator), current != node else { continue }
+            switch cmark_node_get_type(current) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK:
+                if let literal = cmark_node_get_literal(current) { text += String(cString: literal) }
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                text += " "
+            case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING, CMARK_NODE_ITEM:
+                if !text.isEmpty && !text.hasSuffix(" ") { text += " " }
+            default:
+                break
+            }
+        }
+        return text
     }
 
     static func isBlock(_ type: cmark_node_type) -> Bool {

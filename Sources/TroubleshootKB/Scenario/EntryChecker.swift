@@ -26,7 +26,9 @@ public struct EntryScenarioFile: Sendable {
             return nil
         }
         let target = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
+        // Outside by its path, or through a symbolic link (the file or a folder on the way).
         let outside = name.hasPrefix("/") || !target.hasPrefix(folder + "/")
+            || (FileManager.default.fileExists(atPath: target) && EntryLocator.escapes(file: target, root: folder) != nil)
         let display = displayFolder.isEmpty ? name : (displayFolder as NSString).appendingPathComponent(name)
         return (target, display, outside)
     }
@@ -36,8 +38,12 @@ public struct EntryScenarioFile: Sendable {
         if outside {
             return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [], readError: "scenario path leaves the entry folder")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [], readError: "scenario file \(display) does not exist or cannot be read")
+        let data: Data
+        switch SiteBuilder.read(path, limit: Linter.maximumEntrySize, display: display) {
+        case .success(let read): data = read
+        case .failure(let failure):
+            return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [],
+                                     readError: "scenario file \(display): \(FileManager.default.fileExists(atPath: path) ? failure.message : "does not exist")")
         }
         let source = String(decoding: data, as: UTF8.self)
         do {

@@ -154,17 +154,32 @@ struct JSONWriter {
         bytes.append(contentsOf: v.description.utf8)
     }
 
+    /// A JSON string. `<`, `>` and `&` are written as `\u003c`, `\u003e` and `\u0026` (and the
+    /// line separators U+2028/U+2029 as escapes), so entry text such as `</script>` or `<!--`
+    /// stays inert even if the JSON is ever inlined into a page.
     mutating func string(_ s: String) {
         bytes.append(0x22)
-        for b in s.utf8 {
+        let utf8 = Array(s.utf8)
+        let hex = Array("0123456789abcdef".utf8)
+        var i = 0
+        while i < utf8.count {
+            let b = utf8[i]
+            i += 1
+            if b == 0xE2, i + 1 < utf8.count, utf8[i] == 0x80, utf8[i + 1] == 0xA8 || utf8[i + 1] == 0xA9 {
+                bytes.append(contentsOf: Array("\\u202".utf8))
+                bytes.append(utf8[i + 1] == 0xA8 ? 0x38 : 0x39)
+                i += 2
+                continue
+            }
             switch b {
+            case 0x3C, 0x3E, 0x26:
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
             case 0x22: bytes.append(0x5C); bytes.append(0x22)
             case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
             case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
             case 0x0D: bytes.append(0x5C); bytes.append(0x72)
             case 0x09: bytes.append(0x5C); bytes.append(0x74)
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
             default: bytes.append(b)
             }

@@ -9,21 +9,32 @@ import Darwin
 /// while no entry changed, rebuilt when one did. A file's size and modification time are
 /// compared first; when they differ its content hash decides. A corrupt, old or foreign index
 /// is rebuilt, never trusted.
+///
+/// A rebuild is saved only when the entries lint without errors: otherwise the fresh index
+/// answers this one command, the errors are returned, and the index on disk stays as it was
+/// (the next command rebuilds again until the entries are fixed). Files over the entry size
+/// limit are not indexed, and entry files that resolve outside the entries folder (symbolic
+/// links) are neither read nor hashed.
 public struct SearchIndexStore: Sendable {
     public let entriesDirectory: String
     public let cacheDirectory: String
+    /// Paths in diagnostics are shown relative to this folder (default: the entries folder).
+    public var workingDirectory: String
 
     /// How an `open` went, for `kb index` and `kb search --verbose`.
     public enum Freshness: String, Sendable {
         case reused, built, rebuiltChanged = "rebuilt (entries changed)", rebuiltInvalid = "rebuilt (index unreadable)"
+        /// Built for this command only: the entries have lint errors, the index on disk was kept.
+        case notSaved = "built in memory, not saved (the entries have errors; run kb lint)"
     }
 
     static let manifestName = "manifest.tsv"
     static let indexName = "search.bin"
 
-    public init(entriesDirectory: String, cacheDirectory: String) {
+    public init(entriesDirectory: String, cacheDirectory: String, workingDirectory: String? = nil) {
         self.entriesDirectory = entriesDirectory
         self.cacheDirectory = cacheDirectory
+        self.workingDirectory = workingDirectory ?? entriesDirectory
     }
 
     struct FileState: Equatable {
@@ -43,7 +54,15 @@ public struct SearchIndexStore: Sendable {
         var states: [FileState] = []
         states.reserveCapacity(files.count)
         var changed = forceRebuild || previous.count != files.count
+        let resolvedRoot = URL(fileURLWithPath: entriesDirectory).resolvingSymlinksInPath().path
         for file in files {
+            if URL(fileURLWithPath: file).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot + "/") == false {
+                // Outside the entries folder: not read; the rebuild reports it.
+                let state = FileState(path: file, size: -1, mtime: 0, hash: 0)
+                if previous[file] != state { changed = true }
+                states.append(state)
+                continue
+            }
             var info = stat()
             guard stat(file, &info) == 0 else { changed = true; continue }
             let size = Int64(info.st_size)
@@ -80,15 +99,28 @@ public struct SearchIndexStore: Sendable {
 
     private func rebuild(states: [FileState], fingerprint: String, freshness: Freshness,
                          manifestPath: String, indexPath: String) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
-        let kb = try KnowledgeBase.load(paths: [entriesDirectory], workingDirectory: entriesDirectory)
+        let (locations, locatorDiagnostics) = try EntryLocator.locate([entriesDirectory], workingDirectory: workingDirectory)
+        // Oversized files are a lint error; they are not read into the index either.
+        var oversized: [Diagnostic] = []
+        let readable = locations.filter { location in
+            var info = stat()
+            guard stat(location.file, &info) == 0, Int(info.st_size) > Linter.maximumEntrySize else { return true }
+            oversized.append(Diagnostic(path: location.displayPath, location: nil, severity: .error,
+                                        message: "the file is \(info.st_size) bytes; entries must be at most 1 MiB (not indexed)",
+                                        rule: "file-too-large"))
+            return false
+        }
+        let kb = KnowledgeBase.load(readable, locatorDiagnostics: locatorDiagnostics)
         let documents = kb.entries.map { SearchDocument(entry: $0) }
         let (glossary, _) = Glossary.load(entriesDirectory: entriesDirectory)
         let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
+        let problems = Linter.sorted(oversized + Linter().lint(kb, knownIDs: LintCommand.knownIDs(for: locations))
+            .filter { $0.severity == .error })
+        guard problems.isEmpty else { return (index, .notSaved, problems) }
         try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
         try index.write(to: URL(fileURLWithPath: indexPath), fingerprint: fingerprint)
         try Self.writeManifest(states, to: manifestPath)
-        let problems = kb.items.flatMap(\.diagnostics).filter { $0.severity == .error }
-        return (index, freshness, problems)
+        return (index, freshness, [])
     }
 
     /// Absolute paths of every `<folder>/entry.md`, sorted.

@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -61,12 +62,41 @@ final class SiteWriter: @unchecked Sendable {
         } catch {
             throw fail("cannot create \(parent): \(error.localizedDescription)")
         }
+        Self.removeStale(in: parent, name: name)
         let suffix = UUID().uuidString.prefix(8).lowercased()
         staging = (parent as NSString).appendingPathComponent(".\(name).tmp-\(getpid())-\(suffix)")
         do {
             try fm.createDirectory(atPath: staging, withIntermediateDirectories: false)
         } catch {
             throw fail("cannot create the staging folder \(staging): \(error.localizedDescription)")
+        }
+        Interruption.register(staging)
+    }
+
+    /// Removes staging and backup folders (`.<name>.tmp-<pid>-…`, `.<name>.old-<pid>-…`) left
+    /// by builds that were killed: those whose process is gone. A build still running keeps its own.
+    static func removeStale(in parent: String, name: String) {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: parent) else { return }
+        for candidate in names {
+            var rest: Substring
+            if candidate.hasPrefix(".\(name).tmp-") {
+                rest = candidate.dropFirst(name.count + 6)
+            } else if candidate.hasPrefix(".\(name).old-") {
+                rest = candidate.dropFirst(name.count + 6)
+            } else {
+                continue
+            }
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+            rest = rest[rest.index(after: dash)...]
+            guard !rest.isEmpty, rest.allSatisfy({ $0.isHexDigit }) else { continue }
+            // This process's own (another build running in it) and live processes' are kept.
+            if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }
+            let path = (parent as NSString).appendingPathComponent(candidate)
+            var info = stat()
+            // Only folders (not symbolic links) are removed.
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            try? fm.removeItem(atPath: path)
         }
     }
 
@@ -111,6 +141,7 @@ final class SiteWriter: @unchecked Sendable {
     /// Writes the marker and swaps the staging folder in as the output.
     func commit() throws {
         try write(SitePaths.marker, Data(Self.markerText.utf8))
+        defer { Interruption.unregister(staging) }
         let fm = FileManager.default
         func fail(_ message: String) -> SiteBuildError { SiteBuildError(step: .write, path: output, message: message) }
         var isDirectory: ObjCBool = false
@@ -141,7 +172,41 @@ final class SiteWriter: @unchecked Sendable {
 
     /// Removes the staging folder (after a failure).
     func discard() {
+        Interruption.unregister(staging)
         try? FileManager.default.removeItem(atPath: staging)
+    }
+
+    /// SIGINT, SIGTERM or SIGHUP during a build: the staging folders are removed and the process
+    /// exits with 128 + the signal (the previous site was never touched). SIGKILL cannot be
+    /// caught; the next build removes what it leaves (`removeStale`).
+    enum Interruption {
+        nonisolated(unsafe) private static var folders: Set<String> = []
+        private static let lock = NSLock()
+        nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+        private static let installOnce: Void = {
+            for number in [SIGINT, SIGTERM, SIGHUP] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    lock.lock()
+                    let pending = folders
+                    lock.unlock()
+                    for folder in pending { try? FileManager.default.removeItem(atPath: folder) }
+                    exit(128 + number)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }()
+
+        static func register(_ folder: String) {
+            _ = installOnce
+            lock.lock(); folders.insert(folder); lock.unlock()
+        }
+
+        static func unregister(_ folder: String) {
+            lock.lock(); folders.remove(folder); lock.unlock()
+        }
     }
 
     #if os(Linux)

@@ -1,0 +1,3 @@
+Feature: outside
+  Scenario: never read
+    When I run "true"
