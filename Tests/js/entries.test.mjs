@@ -15,7 +15,10 @@ const fixtures = new URL('../TroubleshootKBTests/Search/Fixtures/entries/', impo
 const read = (name) => JSON.parse(readFileSync(new URL(name, fixtures), 'utf8'));
 const meta = read('web/search-meta.json');
 const expected = read('expected-results.json');
-const devURL = new URL('../../../shared/queries/dev.tsv', import.meta.url);
+// The shared development data: KB_SHARED_DIR, ../shared beside the checkout, or /work/shared.
+const devURL = [process.env.KB_SHARED_DIR && new URL(`file://${process.env.KB_SHARED_DIR}/queries/dev.tsv`),
+  new URL('../../../shared/queries/dev.tsv', import.meta.url), new URL('file:///work/shared/queries/dev.tsv')]
+  .filter(Boolean).find((u) => existsSync(u)) || new URL('../../../shared/queries/dev.tsv', import.meta.url);
 
 const index = KBSearch.createIndex(meta);
 for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
