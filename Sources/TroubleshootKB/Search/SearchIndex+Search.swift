@@ -53,24 +53,27 @@ extension SearchIndex {
 
         var allowed: [Bool]? = nil
         if filters != .none {
-            allowed = (0..<n).map { filters.accepts(lang: langs[$0], tags: tags[$0], status: statuses[$0]) }
+            allowed = (0..<n).map { filters.accepts(lang: langs[$0], tags: tags(ofDocument: $0), status: statuses[$0]) }
         }
+        // Posting lists of the query tokens (decoded on first use).
+        let lists: [PostingList?] = q.ids.map { $0 >= 0 ? postingList($0) : nil }
         var bm25 = [Double](repeating: 0, count: n)
         var matched = [Double](repeating: 0, count: n)
         var seen = [Bool](repeating: false, count: n)
         var touched: [Int32] = []
         var tfs = [Int](repeating: 0, count: fc)
 
-        recordDoc.withUnsafeBufferPointer { rd in
-        recordText.withUnsafeBufferPointer { rt in
-        recordTf.withUnsafeBufferPointer { rf in
         textField.withUnsafeBufferPointer { tfield in
         docTextStart.withUnsafeBufferPointer { dts in
         fieldLengths.withUnsafeBufferPointer { flen in
-            for (qi, id) in q.ids.enumerated() where id >= 0 {
+            for (qi, list) in lists.enumerated() {
+                guard let list else { continue }
                 let idfq = q.idfs[qi]
-                let lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
-                var r = lo
+                list.doc.withUnsafeBufferPointer { rd in
+                list.text.withUnsafeBufferPointer { rt in
+                list.tf.withUnsafeBufferPointer { rf in
+                let hi = rd.count
+                var r = 0
                 while r < hi {
                     let d = Int(rd[r])
                     for f in 0..<fc { tfs[f] = 0 }
@@ -91,8 +94,9 @@ extension SearchIndex {
                     bm25[d] += s
                     matched[d] += idfq
                 }
+                }}}
             }
-        }}}}}}
+        }}}
         if touched.isEmpty { return [] }
 
         // Adjacency: for each query pair, texts where b follows a.
@@ -101,9 +105,8 @@ extension SearchIndex {
         if !q.pairs.isEmpty {
             pairCount = [Int32](repeating: 0, count: textField.count)
             for (a, bq) in q.pairs {
-                let ia = q.ids[a], ib = q.ids[bq]
-                guard ia >= 0, ib >= 0 else { continue }
-                forEachAdjacent(ia, ib) { d, gt in
+                guard let la = lists[a], let lb = lists[bq] else { continue }
+                forEachAdjacent(la, lb) { d, gt in
                     if let allowed, !allowed[d] { return }
                     pairCount[gt] += 1
                     if pairCount[gt] > maxPairs[d] { maxPairs[d] = pairCount[gt] }
@@ -130,62 +133,60 @@ extension SearchIndex {
             if top.count > limit { top.removeLast() }
         }
 
+        let queryTokens = Set(q.tokens)
         return top.map { score, d in
-            let best = bestText(doc: d, query: q, pairCount: pairCount)
+            let best = bestText(doc: d, query: q, lists: lists, pairCount: pairCount)
             let gt = Int(docTextStart[d]) + best
-            let snippet = snippetLength > 0 ? SearchSnippetMaker.snippet(textContent[gt], queryTokens: Set(q.tokens), length: snippetLength) : nil
+            var snippet: SearchSnippet? = nil
+            if snippetLength > 0, let texts = texts(ofDocument: d), best < texts.count {
+                snippet = SearchSnippetMaker.snippet(texts[best], queryTokens: queryTokens, length: snippetLength)
+            }
             return SearchResult(id: ids[d], score: score, docIndex: d, field: SearchField(rawValue: Int(textField[gt]))!,
-                                textIndex: best, anchor: textAnchor[gt], label: textLabel[gt], snippet: snippet)
+                                textIndex: best, anchor: string(textAnchor[gt]), label: string(textLabel[gt]), snippet: snippet)
         }
     }
 
     /// Calls `body(doc, globalText)` for every field text where token `b` directly follows token `a`
     /// (using stored positions).
-    private func forEachAdjacent(_ a: Int32, _ b: Int32, _ body: (Int, Int) -> Void) {
+    private func forEachAdjacent(_ a: PostingList, _ b: PostingList, _ body: (Int, Int) -> Void) {
         let cap = parameters.maxPositions
-        recordDoc.withUnsafeBufferPointer { rd in
-        recordText.withUnsafeBufferPointer { rt in
-        recordTf.withUnsafeBufferPointer { rf in
-        recordPositionStart.withUnsafeBufferPointer { rps in
-        positions.withUnsafeBufferPointer { pos in
-            var ra = Int(postingStart[Int(a)]), rb = Int(postingStart[Int(b)])
-            let ea = Int(postingStart[Int(a) + 1]), eb = Int(postingStart[Int(b) + 1])
-            while ra < ea && rb < eb {
-                let da = rd[ra], db = rd[rb]
-                if da < db || (da == db && rt[ra] < rt[rb]) { ra += 1; continue }
-                if db < da || (da == db && rt[rb] < rt[ra]) { rb += 1; continue }
-                // Same doc and text: does some position p of a have p + 1 in b?
-                let pa = Int(rps[ra]), na = min(Int(rf[ra]), cap)
-                let pb = Int(rps[rb]), nb = min(Int(rf[rb]), cap)
-                var i = 0, j = 0, hit = false
-                while i < na && j < nb {
-                    let want = pos[pa + i] + 1
-                    let have = pos[pb + j]
-                    if have == want { hit = true; break }
-                    if have < want { j += 1 } else { i += 1 }
-                }
-                if hit { body(Int(da), Int(docTextStart[Int(da)]) + Int(rt[ra])) }
-                ra += 1
-                rb += 1
+        var ra = 0, rb = 0
+        let ea = a.count, eb = b.count
+        while ra < ea && rb < eb {
+            let da = a.doc[ra], db = b.doc[rb]
+            if da < db || (da == db && a.text[ra] < b.text[rb]) { ra += 1; continue }
+            if db < da || (da == db && b.text[rb] < a.text[ra]) { rb += 1; continue }
+            // Same doc and text: does some position p of a have p + 1 in b?
+            let pa = Int(a.posStart[ra]), na = min(Int(a.tf[ra]), cap)
+            let pb = Int(b.posStart[rb]), nb = min(Int(b.tf[rb]), cap)
+            var i = 0, j = 0, hit = false
+            while i < na && j < nb {
+                let want = a.pos[pa + i] + 1
+                let have = b.pos[pb + j]
+                if have == want { hit = true; break }
+                if have < want { j += 1 } else { i += 1 }
             }
-        }}}}}
+            if hit { body(Int(da), Int(docTextStart[Int(da)]) + Int(a.text[ra])) }
+            ra += 1
+            rb += 1
+        }
     }
 
     /// The text of `doc` that matches best: field weight × matched IDF × phrase factor; first wins ties.
-    private func bestText(doc d: Int, query q: PreparedQuery, pairCount: [Int32]) -> Int {
+    private func bestText(doc d: Int, query q: PreparedQuery, lists: [PostingList?], pairCount: [Int32]) -> Int {
         let count = Int(docTextStart[d + 1] - docTextStart[d])
         var sums = [Double](repeating: 0, count: count)
-        for (qi, id) in q.ids.enumerated() where id >= 0 {
+        for (qi, list) in lists.enumerated() {
+            guard let list else { continue }
             // Binary search the first record of doc d.
-            var lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
+            var lo = 0, hi = list.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if Int(recordDoc[mid]) < d { lo = mid + 1 } else { hi = mid }
+                if Int(list.doc[mid]) < d { lo = mid + 1 } else { hi = mid }
             }
             var r = lo
-            let end = Int(postingStart[Int(id) + 1])
-            while r < end && Int(recordDoc[r]) == d {
-                sums[Int(recordText[r])] += q.idfs[qi]
+            while r < list.count && Int(list.doc[r]) == d {
+                sums[Int(list.text[r])] += q.idfs[qi]
                 r += 1
             }
         }
@@ -205,6 +206,7 @@ extension SearchIndex {
     /// The document's text `t` (fields in `SearchField` order), for callers that show results.
     public func fieldText(doc: Int, text t: Int) -> (field: SearchField, text: FieldText) {
         let gt = Int(docTextStart[doc]) + t
-        return (SearchField(rawValue: Int(textField[gt]))!, FieldText(textContent[gt], anchor: textAnchor[gt], label: textLabel[gt]))
+        let text = texts(ofDocument: doc).flatMap { t < $0.count ? $0[t] : nil } ?? ""
+        return (SearchField(rawValue: Int(textField[gt]))!, FieldText(text, anchor: string(textAnchor[gt]), label: string(textLabel[gt])))
     }
 }

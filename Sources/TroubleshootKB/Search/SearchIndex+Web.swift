@@ -21,7 +21,7 @@ extension SearchIndex {
     /// A power of two so that shards hold about `targetBytes` of postings each (1...4096).
     public func recommendedShardCount(targetBytes: Int = 96_000) -> Int {
         // Rough size: ~4 characters per number.
-        let estimate = (recordDoc.count * 3 + positions.count) * 4 + tokens.bytes.count * 2
+        let estimate = postingBytes.count * 2 + tokens.bytes.count * 2
         var count = 1
         while count < 4096 && estimate / count > targetBytes { count *= 2 }
         return count
@@ -36,8 +36,8 @@ extension SearchIndex {
         var m = JSONWriter()
         var strings: [String] = []
         var stringIndex: [String: Int] = [:]
-        func intern(_ s: String?) -> Int {
-            guard let s else { return -1 }
+        func intern(_ i: Int32) -> Int {
+            guard let s = string(i) else { return -1 }
             if let i = stringIndex[s] { return i }
             stringIndex[s] = strings.count
             strings.append(s)
@@ -50,8 +50,8 @@ extension SearchIndex {
             docsJSON.raw("{\"id\":"); docsJSON.string(ids[d])
             docsJSON.raw(",\"title\":"); docsJSON.string(titles[d])
             docsJSON.raw(",\"lang\":"); docsJSON.string(langs[d])
-            docsJSON.raw(",\"url\":"); if let u = urls[d] { docsJSON.string(u) } else { docsJSON.raw("null") }
-            docsJSON.raw(",\"tags\":["); for (i, t) in tags[d].enumerated() { if i > 0 { docsJSON.raw(",") }; docsJSON.string(t) }
+            docsJSON.raw(",\"url\":"); if let u = url(ofDocument: d) { docsJSON.string(u) } else { docsJSON.raw("null") }
+            docsJSON.raw(",\"tags\":["); for (i, t) in tags(ofDocument: d).enumerated() { if i > 0 { docsJSON.raw(",") }; docsJSON.string(t) }
             docsJSON.raw("],\"status\":"); docsJSON.string(statuses[d])
             docsJSON.raw(",\"len\":["); for f in 0..<fc { if f > 0 { docsJSON.raw(",") }; docsJSON.int(Int(fieldLengths[d * fc + f])) }
             docsJSON.raw("],\"texts\":[")
@@ -96,15 +96,16 @@ extension SearchIndex {
             w.string(tokens.string(t))
             w.raw(":["); w.int(Int(documentFrequency[t])); w.raw(","); w.double(idf[t])
             var prevDoc = 0
-            for r in Int(postingStart[t])..<Int(postingStart[t + 1]) {
-                let d = Int(recordDoc[r])
+            let list = decodePostings(t) ?? PostingList()
+            for r in 0..<list.count {
+                let d = Int(list.doc[r])
                 w.raw(","); w.int(d - prevDoc); prevDoc = d
-                w.raw(","); w.int(Int(recordText[r]))
-                w.raw(","); w.int(Int(recordTf[r]))
-                let p0 = Int(recordPositionStart[r])
+                w.raw(","); w.int(Int(list.text[r]))
+                w.raw(","); w.int(Int(list.tf[r]))
+                let p0 = Int(list.posStart[r])
                 var prev: Int32 = 0
-                for k in 0..<min(Int(recordTf[r]), cap) {
-                    let p = positions[p0 + k]
+                for k in 0..<min(Int(list.tf[r]), cap) {
+                    let p = list.pos[p0 + k]
                     w.raw(","); w.int(Int(p - prev)); prev = p
                 }
             }

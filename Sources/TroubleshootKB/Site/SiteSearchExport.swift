@@ -30,9 +30,9 @@ struct SiteSearchExport {
         for doc in 0..<index.documentCount {
             var json = JSONWriter()
             json.raw("[")
-            for (k, t) in (Int(index.docTextStart[doc])..<Int(index.docTextStart[doc + 1])).enumerated() {
+            for (k, t) in (index.texts(ofDocument: doc) ?? []).enumerated() {
                 if k > 0 { json.raw(",") }
-                json.string(index.textContent[t])
+                json.string(t)
             }
             json.raw("]")
             try writer.write(Self.folder + "/doc-\(doc).js", Self.script("doc", doc, Data(json.bytes)))
