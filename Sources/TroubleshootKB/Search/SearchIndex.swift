@@ -149,8 +149,14 @@ public struct SearchIndex: Sendable {
         var tokens = TokenTable()
         var documentFrequency: [Int32] = []
         var recordCount: [Int32] = []
-        /// Encoded records of each token, without the first record's document.
-        var buffers: [[UInt8]] = []
+        /// Records as encoded, in text order: record `r` is `records[recordStart[r] ..< recordStart[r + 1]]`
+        /// and belongs to token `recordToken[r]` (the first record of a token has no document delta).
+        var records = RawBytes(capacity: 1 << 20)
+        var recordStart: [Int] = [0]
+        var recordToken: [Int32] = []
+        /// After `finish()`: each token's records together, `tokenData[tokenDataStart[t] ..< tokenDataStart[t + 1]]`.
+        var tokenData: [UInt8] = []
+        var tokenDataStart: [Int] = []
         var firstDoc: [Int32] = []
         var lastDoc: [Int32] = []
         var fieldLengths: [Int32] = []
@@ -158,7 +164,7 @@ public struct SearchIndex: Sendable {
         var textBytes: [UInt8] = []
         var docTextEnd: [Int] = []
         var docChecksum: [UInt64] = []
-        var tokenizer = SearchTokenizer()
+        var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; return t }()
         let cap: Int
         var textStamp: [Int32] = []
         var slotOf: [Int32] = []
@@ -210,7 +216,6 @@ public struct SearchIndex: Sendable {
                         slotOf.append(0)
                         documentFrequency.append(0)
                         recordCount.append(0)
-                        buffers.append([])
                         firstDoc.append(-1)
                         lastDoc.append(-1)
                     }
@@ -245,31 +250,55 @@ public struct SearchIndex: Sendable {
                     slotFill[s] += 1
                 }
             }
+            let out = records
             for s in 0..<slotToken.count {
                 let t = Int(slotToken[s])
                 if lastDoc[t] != doc { documentFrequency[t] += 1 }
                 if lastDoc[t] < 0 {
                     firstDoc[t] = doc
                 } else {
-                    Varint.append(UInt32(doc - lastDoc[t]), to: &buffers[t])
+                    out.varint(UInt32(doc - lastDoc[t]))
                 }
                 lastDoc[t] = doc
                 recordCount[t] += 1
-                Varint.append(UInt32(localText), to: &buffers[t])
-                Varint.append(UInt32(slotTf[s]), to: &buffers[t])
+                out.varint(UInt32(localText))
+                out.varint(UInt32(slotTf[s]))
                 var prev: Int32 = 0
                 let p0 = Int(slotPosStart[s])
                 for k in 0..<Int(slotFill[s]) {
                     let p = slotPositions[p0 + k]
-                    Varint.append(UInt32(p - prev), to: &buffers[t])
+                    out.varint(UInt32(p - prev))
                     prev = p
                 }
+                recordToken.append(slotToken[s])
+                recordStart.append(out.count)
             }
             return n
         }
 
-        /// Drops the scratch buffers.
+        /// Groups the records by token (keeping their order) and drops the scratch buffers.
         mutating func finish() {
+            let v = tokens.count
+            tokenDataStart = [Int](repeating: 0, count: v + 1)
+            for r in 0..<recordToken.count {
+                tokenDataStart[Int(recordToken[r]) + 1] += recordStart[r + 1] - recordStart[r]
+            }
+            for t in 0..<v { tokenDataStart[t + 1] += tokenDataStart[t] }
+            var fill = tokenDataStart
+            let src = records.base
+            tokenData = [UInt8](unsafeUninitializedCapacity: records.count) { dst, initialized in
+                for r in 0..<recordToken.count {
+                    let a = recordStart[r], len = recordStart[r + 1] - a
+                    let t = Int(recordToken[r])
+                    var o = fill[t]
+                    for k in 0..<len { dst[o] = src.load(fromByteOffset: a + k, as: UInt8.self); o += 1 }
+                    fill[t] = o
+                }
+                initialized = records.count
+            }
+            records = RawBytes(capacity: 16)
+            recordStart = []
+            recordToken = []
             tokenizer = SearchTokenizer()
             textStamp = []; slotOf = []; tokenSlots = []; slotToken = []; slotTf = []
             slotPosStart = []; slotFill = []; slotPositions = []
@@ -304,7 +333,7 @@ public struct SearchIndex: Sendable {
             let map = maps[c]
             for i in 0..<chunk.tokens.count {
                 let g = Int(map[i])
-                size[g] += Varint.length(UInt32(chunk.firstDoc[i] - prevLast[g])) + chunk.buffers[i].count
+                size[g] += Varint.length(UInt32(chunk.firstDoc[i] - prevLast[g])) + chunk.tokenDataStart[i + 1] - chunk.tokenDataStart[i]
                 prevLast[g] = chunk.lastDoc[i]
             }
         }
@@ -319,10 +348,11 @@ public struct SearchIndex: Sendable {
             for i in 0..<chunk.tokens.count {
                 let g = Int(map[i])
                 cursor[g] += Varint.write(UInt32(chunk.firstDoc[i] - prevLast[g]), to: out + cursor[g])
-                chunk.buffers[i].withUnsafeBytes { b in
-                    if let base = b.baseAddress { (out + cursor[g]).copyMemory(from: base, byteCount: b.count) }
-                    cursor[g] += b.count
+                let a = chunk.tokenDataStart[i], len = chunk.tokenDataStart[i + 1] - a
+                chunk.tokenData.withUnsafeBytes { b in
+                    if len > 0 { (out + cursor[g]).copyMemory(from: b.baseAddress! + a, byteCount: len) }
                 }
+                cursor[g] += len
                 prevLast[g] = chunk.lastDoc[i]
             }
         }

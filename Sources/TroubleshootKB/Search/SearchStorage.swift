@@ -196,3 +196,41 @@ func searchChecksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
     h = (h ^ tail) &* prime
     return (h ^ UInt64(raw.count)) &* prime
 }
+
+/// A growable byte buffer without copy-on-write checks, for the index builder's hot loops.
+final class RawBytes {
+    private(set) var base: UnsafeMutableRawPointer
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 4096) {
+        self.capacity = max(16, capacity)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+    }
+
+    deinit { base.deallocate() }
+
+    private func grow(to needed: Int) {
+        var c = capacity
+        while c < needed { c *= 2 }
+        let p = UnsafeMutableRawPointer.allocate(byteCount: c, alignment: 8)
+        p.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = p
+        capacity = c
+    }
+
+    @inline(__always)
+    func varint(_ v: UInt32) {
+        if count + 5 > capacity { grow(to: count + 5) }
+        count += Varint.write(v, to: base + count)
+    }
+
+    func append(_ p: UnsafeRawBufferPointer) {
+        if count + p.count > capacity { grow(to: count + p.count) }
+        if let b = p.baseAddress { (base + count).copyMemory(from: b, byteCount: p.count) }
+        count += p.count
+    }
+
+    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+}

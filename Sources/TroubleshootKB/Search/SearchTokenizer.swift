@@ -91,6 +91,8 @@ struct SearchTokenizer {
     // Normalised text.
     private(set) var original: [UInt32] = []
     private(set) var normalized: [UInt32] = []
+    /// Whether token kinds and source ranges are recorded (the index does not need them).
+    var tracksSources = true
     private var normStart: [Int32] = []
     private var normEnd: [Int32] = []
 
@@ -177,8 +179,10 @@ struct SearchTokenizer {
     @inline(__always)
     private mutating func append(_ v: UInt32, _ start: Int, _ end: Int) {
         normalized.append(v)
-        normStart.append(Int32(start))
-        normEnd.append(Int32(end))
+        if tracksSources {
+            normStart.append(Int32(start))
+            normEnd.append(Int32(end))
+        }
     }
 
     private static func decodeUTF8(_ buf: UnsafeBufferPointer<UInt8>, into original: inout [UInt32]) {
@@ -261,9 +265,11 @@ struct SearchTokenizer {
         hashes.append(h)
         ends.append(Int32(bytes.count))
         positions.append(position)
-        kinds.append(kind)
-        sourceStarts.append(normStart[a])
-        sourceEnds.append(normEnd[b - 1])
+        if tracksSources {
+            kinds.append(kind)
+            sourceStarts.append(normStart[a])
+            sourceEnds.append(normEnd[b - 1])
+        }
     }
 
     private mutating func emitCJKRun(_ a: Int, _ b: Int, _ pos: Int32, _ mode: SearchAnalysisMode) {

@@ -4,10 +4,13 @@ import Foundation
 /// "Search"): the web export of the same `SearchIndex` that `kb search` uses, wrapped as script
 /// files so that it loads from `file://` too (browsers refuse `fetch()` there).
 ///
-/// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` the metadata (documents, weights, …)
+/// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` what ranking needs (weights, field
+///   lengths and text counts of every document), loaded on the first query
 /// - `search/shard-<i>.js`: `__kbSearchData("shard", i, {…});` postings of tokens in shard i
-/// - `search/doc-<d>.js`: `__kbSearchData("doc", d, ["text", …]);` the texts of document d,
-///   loaded for results only, to show the matching snippet
+/// - `search/doc-<d>.js`: `__kbSearchData("doc", d, {…});` id, title, URL, language and texts
+///   (field, anchor, label, text) of document d, loaded for shown results only
+/// - `search/filters.js`: `__kbSearchData("filters", 0, {…});` language, status and tags of
+///   every document, loaded only to filter
 struct SiteSearchExport {
     static let folder = "search"
     static let callback = "__kbSearchData"
@@ -27,16 +30,10 @@ struct SiteSearchExport {
         for (i, shard) in export.shards.enumerated() {
             try writer.write(Self.folder + "/shard-\(i).js", Self.script("shard", i, shard))
         }
-        for doc in 0..<index.documentCount {
-            var json = JSONWriter()
-            json.raw("[")
-            for (k, t) in (index.texts(ofDocument: doc) ?? []).enumerated() {
-                if k > 0 { json.raw(",") }
-                json.string(t)
-            }
-            json.raw("]")
-            try writer.write(Self.folder + "/doc-\(doc).js", Self.script("doc", doc, Data(json.bytes)))
+        for (d, doc) in export.docs.enumerated() {
+            try writer.write(Self.folder + "/doc-\(d).js", Self.script("doc", d, doc))
         }
+        try writer.write(Self.folder + "/filters.js", Self.script("filters", 0, export.filters))
     }
 
     /// `__kbSearchData("kind", n, JSON);` — JSON is valid JavaScript once U+2028/U+2029 are
