@@ -37,13 +37,14 @@ extension SearchIndex {
         Int(SearchAnalyzer.tokenHash(token) % UInt32(max(1, shardCount)))
     }
 
-    /// A power of two so that shards hold about `targetBytes` of postings each (1...65536):
-    /// small shards, so that a query loads little besides its own tokens.
+    /// A power of two so that shards hold about `targetBytes` of postings each, and at most
+    /// about one token each (1...65536): small shards, so that a query loads little besides its
+    /// own tokens.
     public func recommendedShardCount(targetBytes: Int = 12_000) -> Int {
         // Rough size: a base-64 character per 5 bits of the binary varints, and the token strings.
         let estimate = postingBytes.count * 3 / 2 + tokens.bytes.count * 2
         var count = 1
-        while count < 65536 && estimate / count > targetBytes { count *= 2 }
+        while count < 65536 && count * 2 <= max(1, tokens.count) && estimate / count > targetBytes { count *= 2 }
         return count
     }
 

@@ -40,27 +40,32 @@ struct SiteSearchExport {
     /// escaped (older engines reject them raw in string literals); `<`, `>` and `&` are escaped
     /// too, so entry text never appears as markup in any output file.
     static func script(_ kind: String, _ number: Int, _ json: Data) -> Data {
-        var out = Data("\(callback)(\"\(kind)\",\(number),".utf8)
-        out.reserveCapacity(json.count + 40)
-        let bytes = [UInt8](json)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
-                i += 3
-                continue
+        var out = [UInt8]()
+        out.reserveCapacity(json.count + json.count / 16 + 48)
+        out.append(contentsOf: "\(callback)(\"\(kind)\",\(number),".utf8)
+        json.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var n = bytes.count
+            while n > 0 && bytes[n - 1] == 0x0A { n -= 1 }
+            var i = 0
+            while i < n {
+                let b = bytes[i]
+                if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                    out.append(contentsOf: (bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    i += 3
+                    continue
+                }
+                switch b {
+                // Only inside JSON strings: escaped so no entry text reads as markup, wherever the data lands.
+                case 0x3C: out.append(contentsOf: "\\u003c".utf8)
+                case 0x3E: out.append(contentsOf: "\\u003e".utf8)
+                case 0x26: out.append(contentsOf: "\\u0026".utf8)
+                default: out.append(b)
+                }
+                i += 1
             }
-            switch bytes[i] {
-            // Only inside JSON strings: escaped so no entry text reads as markup, wherever the data lands.
-            case 0x3C: out.append(contentsOf: Array("\\u003c".utf8))
-            case 0x3E: out.append(contentsOf: Array("\\u003e".utf8))
-            case 0x26: out.append(contentsOf: Array("\\u0026".utf8))
-            default: out.append(bytes[i])
-            }
-            i += 1
         }
-        while let last = out.last, last == 0x0A { out.removeLast() }
-        out.append(contentsOf: Array(");\n".utf8))
-        return out
+        out.append(contentsOf: ");\n".utf8)
+        return Data(out)
     }
 }
