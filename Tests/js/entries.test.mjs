@@ -19,6 +19,7 @@ const devURL = new URL('../../../shared/queries/dev.tsv', import.meta.url);
 
 const index = KBSearch.createIndex(meta);
 for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
 
 const extraDirections = new Set(['same', 'api', 'en', 'xlang']);
 
