@@ -1,35 +1,53 @@
 #!/usr/bin/env python3
 """Benchmarks kb on a generated corpus, side by side with the anchors named in the issues.
 
-Usage: scripts/bench.py [--n 10000] [--runs 5] [--only lint,search,build]
-Prints medians of several runs (the machine is shared and noisy) and writes
-bench-out/results.json.
+Usage: scripts/bench.py [--n 10000] [--runs 5] [--only lint,search,build,bytes]
+Prints medians of several runs (the machine is shared and noisy), with CPU time (user + sys)
+beside wall time, and writes bench-out/results.json.
+
+- lint: kb lint over the corpus (and the cmark CLI over the same files).
+- search: kb index --rebuild (time, CPU, peak RSS, size of .kb/index), in-process query
+  latency (kb search --bench), end to end (kb search as a process, warm index).
+- build: kb build for 1,000 and --n entries (time, CPU, peak RSS, output size) beside Hugo
+  without highlighting (hugo.nohl.toml) and Pagefind-extended over Hugo's output.
+- bytes: what a browser loads for one query on kb's site and with Pagefind on the same corpus
+  (scripts/query_bytes.mjs: files requested for the query and its first 10 results; on disk and
+  gzip-compressed as a web server would send them).
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, time
+import argparse, glob, gzip, importlib.util, json, os, shutil, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KB = os.path.join(ROOT, ".build/release/kb")
+SITE_ASSETS = os.path.join(ROOT, "site")
 GEN = os.path.join(ROOT, "..", "shared", "bench", "gen_corpus.py")
 
 
-def run(cmd, cwd=None, env=None):
-    """Runs a command under /usr/bin/time; returns (seconds, peak RSS in MB, stdout)."""
-    full = ["/usr/bin/time", "-f", "%e %M"] + cmd
+LAST_CPU = [0.0]
+
+
+def run(cmd, cwd=None, env=None, ok=(0, 1)):
+    """Runs a command under /usr/bin/time; returns (seconds, peak RSS in MB, stdout); the CPU
+    seconds (user + sys) of the run are left in LAST_CPU[0]."""
+    full = ["/usr/bin/time", "-f", "%e %M %U %S"] + cmd
     proc = subprocess.run(full, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     last = proc.stderr.strip().splitlines()[-1].split()
-    if proc.returncode not in (0, 1):
+    if proc.returncode not in ok:
         sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    LAST_CPU[0] = float(last[2]) + float(last[3])
     return float(last[0]), int(last[1]) / 1024, proc.stdout
 
 
-def median_of(runs, cmd, cwd=None, before=None):
+def median_of(runs, cmd, cwd=None, before=None, env=None, ok=(0, 1), cpu=None):
+    """Median wall seconds, max peak RSS (MB) and all wall times; `cpu` (a list) receives the CPU seconds."""
     times, rss = [], []
     for _ in range(runs):
         if before:
             before()
-        t, m, _ = run(cmd, cwd=cwd)
+        t, m, _ = run(cmd, cwd=cwd, env=env, ok=ok)
         times.append(t)
         rss.append(m)
+        if cpu is not None:
+            cpu.append(LAST_CPU[0])
     return statistics.median(times), max(rss), times
 
 
@@ -55,7 +73,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--only", default="lint,search,build")
+    parser.add_argument("--only", default="lint,search,build,bytes")
     args = parser.parse_args()
     parts = args.only.split(",")
     if not os.path.exists(GEN):
@@ -77,7 +95,7 @@ def main():
         print(f"kb lint:  median {t:.2f} s over {args.runs} runs {['%.2f' % x for x in all_t]}, peak RSS {m:.0f} MB "
               f"(target < 2 s) | cmark CLI over the same files: {statistics.median(cm):.2f} s")
 
-    for name, fn in [("search", bench_search), ("build", bench_build)]:
+    for name, fn in [("search", bench_search), ("build", bench_build), ("bytes", bench_bytes)]:
         if name in parts:
             fn(args, base, results)
 
@@ -98,53 +116,127 @@ def bench_search(args, base, results):
     index = os.path.join(base, ".kb")
     def clear():
         shutil.rmtree(index, ignore_errors=True)
-    t, m, all_t = median_of(args.runs, [KB, "index", "--rebuild"], cwd=base, before=clear) if has_command("index") else (None, None, None)
+    cpu = []
+    t, m, all_t = median_of(args.runs, [KB, "index", "--rebuild"], cwd=base, before=clear, ok=(0,), cpu=cpu)
     size = du(index) if os.path.exists(index) else 0
     queries = ["大标题看不见", "네비게이션 바 그림자", "太字にならない", "toolbarColorScheme not working", "UINavigationBarAppearance"]
-    # In-process latency, measured by kb itself over many queries.
-    _, _, out = run([KB, "search", "--bench", "2000"] + queries, cwd=base)
+    # In-process latency, measured by kb itself over many queries (postings decoded on first use).
+    _, _, out = run([KB, "search", "--bench", "2000", "|".join(queries)], cwd=base, ok=(0,))
     inproc = json.loads(out)
-    e2e = []
+    e2e, e2e_cpu, e2e_rss = [], [], []
     for _ in range(args.runs):
         for q in queries:
-            s, _, _ = run([KB, "search", q, "--limit", "5"], cwd=base)
+            s, r, _ = run([KB, "search", q, "--limit", "5"], cwd=base)
             e2e.append(s)
+            e2e_cpu.append(LAST_CPU[0])
+            e2e_rss.append(r)
     e2e.sort()
     p50 = statistics.median(e2e)
     p99 = e2e[min(len(e2e) - 1, int(len(e2e) * 0.99))]
-    results["search"] = {"index_build_median_s": t, "index_runs_s": all_t, "index_peak_rss_mb": m, "index_bytes": size,
-                         "in_process": inproc, "end_to_end_p50_s": p50, "end_to_end_p99_s": p99}
-    print(f"kb index: median {t:.2f} s {['%.2f' % x for x in all_t]}, {size / 1e6:.1f} MB on disk, peak RSS {m:.0f} MB (target < 3 s)")
+    results["search"] = {"index_build_median_s": t, "index_runs_s": all_t, "index_cpu_median_s": statistics.median(cpu),
+                         "index_peak_rss_mb": m, "index_bytes": size, "in_process": inproc,
+                         "end_to_end_p50_s": p50, "end_to_end_p99_s": p99, "end_to_end_cpu_median_s": statistics.median(e2e_cpu),
+                         "end_to_end_peak_rss_mb": max(e2e_rss)}
+    print(f"kb index: median {t:.2f} s {['%.2f' % x for x in all_t]} (CPU {statistics.median(cpu):.2f} s), "
+          f"{size / 1e6:.1f} MB on disk, peak RSS {m:.0f} MB (target < 3 s)")
     print(f"kb search in process: p50 {inproc['p50_ms']:.3f} ms, p99 {inproc['p99_ms']:.3f} ms (target p50 < 1 ms)")
-    print(f"kb search end to end (warm index): p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms (target < 50 ms)")
+    print(f"kb search end to end (warm index): p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
+          f"CPU {statistics.median(e2e_cpu) * 1000:.0f} ms, peak RSS {max(e2e_rss):.0f} MB (target < 50 ms)")
+
+
+def pagefind_binary():
+    """pagefind_extended from PATH or from the pip package `pagefind[extended]`."""
+    found = shutil.which("pagefind_extended")
+    if found:
+        return found
+    spec = importlib.util.find_spec("pagefind_bin_extended")
+    if spec and spec.submodule_search_locations:
+        for folder in spec.submodule_search_locations:
+            candidate = os.path.join(folder, "pagefind_extended")
+            if os.path.exists(candidate):
+                return candidate
+    return shutil.which("pagefind")
 
 
 def bench_build(args, base, results):
     if not has_command("build"):
         print("build: skipped (kb build is not built)")
         return
+    env = dict(os.environ, KB_SITE=SITE_ASSETS)
+    pf = pagefind_binary()
     for n in sorted({1000, args.n}):
         both = corpus(n, "both")
         out = os.path.join(both, "_site")
-        t, m, all_t = median_of(args.runs, [KB, "build", "--out", out], cwd=both)
+        cpu = []
+        t, m, all_t = median_of(args.runs, [KB, "build", "--out", out], cwd=both, env=env, ok=(0,), cpu=cpu)
         size = du(out)
-        row = {"kb_build_median_s": t, "kb_runs_s": all_t, "kb_peak_rss_mb": m, "kb_bytes": size}
-        line = f"N={n}: kb build median {t:.2f} s {['%.2f' % x for x in all_t]}, {m:.0f} MB peak RSS, {size / 1e6:.1f} MB output"
+        row = {"kb_build_median_s": t, "kb_runs_s": all_t, "kb_cpu_median_s": statistics.median(cpu), "kb_peak_rss_mb": m, "kb_bytes": size}
+        line = (f"N={n}: kb build (pages + search) median {t:.2f} s {['%.2f' % x for x in all_t]}, CPU {statistics.median(cpu):.2f} s, "
+                f"{m:.0f} MB peak RSS, {size / 1e6:.1f} MB output")
         if shutil.which("hugo"):
-            ht, hm, hall = median_of(args.runs, ["hugo", "--quiet", "--config", "hugo.toml,hugo.nohl.toml", "--destination", "public"], cwd=both)
-            row.update({"hugo_nohl_median_s": ht, "hugo_runs_s": hall, "hugo_peak_rss_mb": hm})
-            line += f" | hugo (no highlighting) {ht:.2f} s, {hm:.0f} MB"
-            pf = shutil.which("pagefind_extended") or shutil.which("pagefind")
+            public = os.path.join(both, "public")
+            def clean():
+                shutil.rmtree(public, ignore_errors=True)
+            hcpu = []
+            ht, hm, hall = median_of(args.runs, ["hugo", "--quiet", "--config", "hugo.toml,hugo.nohl.toml", "--destination", "public"],
+                                     cwd=both, before=clean, ok=(0,), cpu=hcpu)
+            row.update({"hugo_nohl_median_s": ht, "hugo_runs_s": hall, "hugo_cpu_median_s": statistics.median(hcpu),
+                        "hugo_peak_rss_mb": hm, "hugo_bytes": du(public)})
+            line += (f"\n         hugo (no highlighting, pages only) {ht:.2f} s, CPU {statistics.median(hcpu):.2f} s, {hm:.0f} MB, "
+                     f"{du(public) / 1e6:.1f} MB | kb/hugo time {t / ht:.2f} (target <= 0.5), memory {m / hm:.2f} (target < 1)")
             if pf:
-                pt, pm, pall = median_of(max(1, args.runs // 2), [pf, "--site", "public"], cwd=both)
-                row.update({"pagefind_median_s": pt, "pagefind_peak_rss_mb": pm, "pagefind_bytes": du(os.path.join(both, "public", "pagefind"))})
-                line += f" | pagefind {pt:.2f} s, {pm:.0f} MB"
+                pcpu = []
+                pt, pm, pall = median_of(max(1, args.runs // 2), [pf, "--site", "public"], cwd=both, ok=(0,), cpu=pcpu)
+                row.update({"pagefind_median_s": pt, "pagefind_cpu_median_s": statistics.median(pcpu), "pagefind_peak_rss_mb": pm,
+                            "pagefind_bytes": du(os.path.join(public, "pagefind"))})
+                line += (f"\n         pagefind over hugo's output {pt:.2f} s, CPU {statistics.median(pcpu):.2f} s, {pm:.0f} MB, "
+                         f"{du(os.path.join(public, 'pagefind')) / 1e6:.1f} MB index")
             else:
                 line += " | pagefind: skipped (pip install 'pagefind[extended]')"
         else:
             line += " | hugo: skipped (apt-get install hugo)"
         results.setdefault("build", {})[str(n)] = row
         print(line)
+
+
+# Queries per corpus language (Pagefind searches the index of the page's language).
+BYTE_QUERIES = [("zh-hans", "导航栏 标题 颜色"), ("zh-hans", "toolbarColorScheme 不生效"), ("ko", "네비게이션 바 그림자"),
+                ("ja", "太字にならない"), ("ja", "キーボード 隠れる")]
+
+
+def bench_bytes(args, base, results):
+    """Bytes loaded for one query (first 10 results shown) on the --n corpus built by bench_build."""
+    both = corpus(args.n, "both")
+    site, public = os.path.join(both, "_site"), os.path.join(both, "public")
+    if not os.path.exists(os.path.join(site, "search", "meta.js")):
+        subprocess.run([KB, "build", "--out", site], cwd=both, env=dict(os.environ, KB_SITE=SITE_ASSETS), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    script = os.path.join(ROOT, "scripts", "query_bytes.mjs")
+    has_pagefind = os.path.exists(os.path.join(public, "pagefind", "pagefind.js"))
+
+    def measure(cmd):
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=True).stdout
+        row = json.loads(out.strip().splitlines()[-1])
+        row["gzip_bytes"] = sum(len(gzip.compress(open(f, "rb").read(), 6)) for f in row["files"])
+        return row
+
+    rows = []
+    print(f"bytes loaded for one query, first 10 results (N={args.n}; on disk / gzip):")
+    for lang, q in BYTE_QUERIES:
+        k = measure(["node", script, "kb", site, "10", q])
+        row = {"query": q, "kb_bytes": k["bytes"], "kb_gzip_bytes": k["gzip_bytes"], "kb_files": len(k["files"]), "kb_results": k["results"]}
+        line = f"  {q}: kb {k['bytes'] / 1e3:.0f} KB / {k['gzip_bytes'] / 1e3:.0f} KB in {len(k['files'])} files"
+        if has_pagefind:
+            p = measure(["node", script, "pagefind", public, lang, "10", q])
+            row.update({"pagefind_bytes": p["bytes"], "pagefind_gzip_bytes": p["gzip_bytes"], "pagefind_files": len(p["files"]),
+                        "pagefind_results": p["results"]})
+            line += (f" | pagefind {p['bytes'] / 1e3:.0f} KB / {p['gzip_bytes'] / 1e3:.0f} KB in {len(p['files'])} files"
+                     f" | kb/pagefind {k['bytes'] / p['bytes']:.2f}")
+        else:
+            line += " | pagefind: skipped (run the build part with hugo and pagefind first)"
+        rows.append(row)
+        print(line)
+    results["bytes_per_query"] = rows
 
 
 if __name__ == "__main__":

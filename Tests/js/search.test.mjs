@@ -17,6 +17,8 @@ const expected = read('expected-results.json');
 function loadedIndex() {
   const index = KBSearch.createIndex(meta);
   for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+  for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
+  index.addFilters(read('web/search-filters.json'));
   return index;
 }
 
@@ -46,28 +48,48 @@ test('scores are bit-identical to Swift', () => {
   }
 });
 
-test('a query loads only the shards of its tokens', async () => {
+test('a query loads only the shards of its tokens and the documents it shows', async () => {
   const fetched = [];
   const fakeFetch = async (url) => {
     const name = url.slice(url.lastIndexOf('/') + 1);
-    if (name.startsWith('search-shard-')) fetched.push(name);
+    fetched.push(name);
     return { json: async () => read('web/' + name) };
   };
   const kb = await KBSearch.load('https://example.invalid/search', fakeFetch);
-  const q = expected.queries[0];
+  const q = expected.queries.find((x) => !x.filters.langs.length && !x.filters.tags.length && !x.filters.statuses.length);
   const results = await kb.search(q.query, { limit: q.limit });
-  assert.deepEqual(results.map((r) => r.id), q.results.map((r) => r.id));
+  assert.deepEqual(summary(results), summary(q.results));
   const needed = new Set(KBSearch.tokenize(q.query, 'query', kb.index.glossary).map((t) => KBSearch.shardOf(t, meta.shardCount)));
-  assert.deepEqual(new Set(fetched), new Set([...needed].map((s) => `search-shard-${s}.json`)));
+  assert.deepEqual(new Set(fetched.filter((n) => n.startsWith('search-shard-'))), new Set([...needed].map((s) => `search-shard-${s}.json`)));
+  assert.deepEqual(new Set(fetched.filter((n) => n.startsWith('search-doc-'))), new Set(results.map((r) => `search-doc-${r.docIndex}.json`)));
+  assert.ok(!fetched.includes('search-filters.json'), 'filter data is loaded only to filter');
   assert.deepEqual(kb.index.missingShards(q.query), []);
 });
 
-test('a cross-language query loads the shards of its concept tokens too', () => {
+test('a cross-language query loads the shards of its concept tokens too', async () => {
   const index = KBSearch.createIndex(meta);
   const tokens = KBSearch.tokenize('网络请求超时', 'query', index.glossary);
   assert.ok(tokens.includes('~c:timeout'));
   const shards = new Set(tokens.map((t) => KBSearch.shardOf(t, meta.shardCount)));
   assert.deepEqual(new Set(index.missingShards('网络请求超时')), shards);
+
+  const fetched = [];
+  const fakeFetch = async (url) => {
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    fetched.push(name);
+    return { json: async () => read('web/' + name) };
+  };
+  const kb = await KBSearch.load('https://example.invalid/search', fakeFetch);
+  const results = await kb.search('网络请求超时', { limit: 5 });
+  assert.deepEqual(new Set(fetched.filter((n) => n.startsWith('search-shard-'))), new Set([...shards].map((s) => `search-shard-${s}.json`)));
+  assert.ok(results.some((r) => r.viaGlossary.includes('timeout')), 'a result matched through the glossary');
+  assert.ok(results.every((r) => typeof r.id === 'string' && typeof r.text === 'string'), 'results are described');
+});
+
+test('filters need the filter data', () => {
+  const index = KBSearch.createIndex(meta);
+  for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+  assert.throws(() => index.search('键盘', { filters: { langs: ['zh'] } }), /filters not loaded/);
 });
 
 test('missing shard is reported, not silently ignored', () => {

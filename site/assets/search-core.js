@@ -453,29 +453,54 @@
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Index over the web export (search-meta.json + search-shard-<i>.json)
+  // Index over the web export (search-meta.json, search-shard-<i>.json, search-doc-<d>.json,
+  // search-filters.json)
+
+  var B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  var B64_VALUE = new Int8Array(128).fill(-1);
+  for (var bi = 0; bi < 64; bi++) B64_VALUE[B64.charCodeAt(bi)] = bi;
+
+  /** Decodes base-64 varints (5 bits per character, low first, +32 when more follow). */
+  function decodeVarints(str) {
+    var out = [], v = 0, shift = 0;
+    for (var i = 0; i < str.length; i++) {
+      var c = str.charCodeAt(i), x = c < 128 ? B64_VALUE[c] : -1;
+      if (x < 0) throw new Error('KBSearch: bad varint data');
+      v += (x & 31) * Math.pow(2, shift);
+      if (x & 32) { shift += 5; } else { out.push(v); v = 0; shift = 0; }
+    }
+    if (shift) throw new Error('KBSearch: truncated varint data');
+    return out;
+  }
 
   function Index(meta) {
-    if (!meta || meta.format !== 'kb-search' || meta.version !== 2) throw new Error('KBSearch: unsupported index');
+    if (!meta || meta.format !== 'kb-search' || meta.version !== 3) throw new Error('KBSearch: unsupported index');
     this.meta = meta;
     this.glossary = compileGlossary(meta.glossary || []);
     this.codeField = meta.fields.indexOf('code');
     this.shards = Object.create(null);
     this.entries = Object.create(null);
-    var docs = meta.docs;
-    var textStart = new Int32Array(docs.length + 1);
-    var total = 0;
-    for (var d = 0; d < docs.length; d++) {
+    this.docs = Object.create(null);
+    this.filters = null;
+    var n = meta.n, fc = meta.fields.length;
+    var nums = decodeVarints(meta.docs);
+    if (nums.length !== n * fc * 2) throw new Error('KBSearch: bad document data');
+    var len = new Int32Array(n * fc);
+    var textStart = new Int32Array(n + 1);
+    var total = 0, d, f, k;
+    for (d = 0; d < n; d++) {
       textStart[d] = total;
-      total += docs[d].texts.length / 3;
+      for (f = 0; f < fc; f++) { len[d * fc + f] = nums[d * fc * 2 + f]; total += nums[d * fc * 2 + fc + f]; }
     }
-    textStart[docs.length] = total;
+    textStart[n] = total;
+    var textField = new Uint8Array(total);
+    for (d = 0; d < n; d++) {
+      var t = textStart[d];
+      for (f = 0; f < fc; f++) for (k = nums[d * fc * 2 + fc + f]; k > 0; k--) textField[t++] = f;
+    }
+    this.len = len;
     this.textStart = textStart;
-    this.textField = new Uint8Array(total);
-    for (d = 0; d < docs.length; d++) {
-      var t = docs[d].texts;
-      for (var k = 0; k < t.length; k += 3) this.textField[textStart[d] + k / 3] = t[k];
-    }
+    this.textField = textField;
   }
 
   /** Shard numbers the query needs that are not loaded yet. */
@@ -490,8 +515,47 @@
   };
 
   Index.prototype.addShard = function (i, shard) {
-    if (!shard || shard.v !== 2) throw new Error('KBSearch: unsupported shard');
+    if (!shard || shard.v !== 3) throw new Error('KBSearch: unsupported shard');
     this.shards[i] = shard.t;
+  };
+
+  /** Document d's file ({id, title, lang, url, texts: [[field, anchor, label, text]]}). */
+  Index.prototype.addDoc = function (d, doc) {
+    if (!doc || typeof doc.id !== 'string' || !Array.isArray(doc.texts)) throw new Error('KBSearch: unsupported document');
+    this.docs[d] = doc;
+  };
+
+  /** Document numbers of `results` whose files are not loaded yet. */
+  Index.prototype.missingDocs = function (results) {
+    var self = this;
+    return results.map(function (r) { return r.docIndex; }).filter(function (d) { return !self.docs[d]; });
+  };
+
+  /** The filter data (search-filters.json); needed only to search with filters. */
+  Index.prototype.addFilters = function (data) {
+    if (!data || data.v !== 3) throw new Error('KBSearch: unsupported filters');
+    var nums = decodeVarints(data.docs), n = this.meta.n, docs = new Array(n), k = 0;
+    for (var d = 0; d < n; d++) {
+      var doc = { lang: data.values[nums[k]], status: data.values[nums[k + 1]], tags: [] };
+      var tc = nums[k + 2];
+      k += 3;
+      for (var j = 0; j < tc; j++) doc.tags.push(data.values[nums[k++]]);
+      docs[d] = doc;
+    }
+    if (k !== nums.length) throw new Error('KBSearch: bad filter data');
+    this.filters = docs;
+  };
+
+  /** Fills id, title, url, lang, anchor and label of a result from its document file. */
+  Index.prototype.describe = function (r) {
+    var doc = this.docs[r.docIndex];
+    if (!doc) throw new Error('KBSearch: document ' + r.docIndex + ' not loaded');
+    var t = doc.texts[r.textIndex] || [];
+    r.id = doc.id; r.title = doc.title; r.url = doc.url; r.lang = doc.lang;
+    r.anchor = t[1] === undefined ? null : t[1];
+    r.label = t[2] === undefined ? null : t[2];
+    r.text = t[3] === undefined ? '' : t[3];
+    return r;
   };
 
   /** Decoded postings of a token: {df, idf, doc, text, tf, posStart, pos} or null. */
@@ -504,14 +568,15 @@
     var e = null;
     if (raw) {
       var cap = this.meta.maxPositions;
+      var nums = decodeVarints(raw[2]);
       var doc = [], text = [], tf = [], posStart = [], pos = [];
-      var k = 2, d = 0;
-      while (k < raw.length) {
-        d += raw[k]; doc.push(d); text.push(raw[k + 1]);
-        var f = raw[k + 2]; tf.push(f); k += 3;
+      var k = 0, d = 0;
+      while (k < nums.length) {
+        d += nums[k]; doc.push(d); text.push(nums[k + 1]);
+        var f = nums[k + 2]; tf.push(f); k += 3;
         posStart.push(pos.length);
         var p = 0, m = Math.min(f, cap);
-        for (var j = 0; j < m; j++) { p += raw[k + j]; pos.push(p); }
+        for (var j = 0; j < m; j++) { p += nums[k + j]; pos.push(p); }
         k += m;
       }
       e = { df: raw[0], idf: raw[1], doc: doc, text: text, tf: tf, posStart: posStart, pos: pos };
@@ -537,6 +602,11 @@
   }
 
   function overlaps(x, y) { return x.a < y.b && y.a < x.b; }
+
+  function hasFilters(filters) {
+    return !!filters && ((filters.langs && filters.langs.length) || (filters.tags && filters.tags.length) ||
+      (filters.statuses && filters.statuses.length)) ? true : false;
+  }
 
   function prepare(index, query) {
     var full = analyzeFull(query, 'query', index.glossary);
@@ -613,23 +683,25 @@
 
   /**
    * Searches the loaded shards (all shards of the query's tokens must be loaded; see
-   * missingShards). options: {limit = 20, filters = {langs, tags, statuses}}.
-   * Returns [{id, score, docIndex, field, textIndex, anchor, label, viaGlossary, title, url, lang,
-   * tags, status}]; viaGlossary lists concept ids (names in index.glossary.concepts).
+   * missingShards; with filters, addFilters first). options: {limit = 20, filters = {langs, tags,
+   * statuses}}. Returns [{docIndex, score, field, textIndex, viaGlossary}], each also with id,
+   * title, url, lang, anchor, label and text when its document file is loaded (see missingDocs,
+   * addDoc, describe); viaGlossary lists concept ids (names in index.glossary.concepts).
    */
   Index.prototype.search = function (query, options) {
     options = options || {};
     var limit = options.limit === undefined ? 20 : options.limit;
-    var meta = this.meta, docs = meta.docs, n = docs.length;
+    var meta = this.meta, n = meta.n;
     var q = prepare(this, query);
     if (!(q.sumIdf > 0) || limit <= 0 || n === 0) return [];
     var fc = meta.fields.length, k1 = meta.k1, b = meta.b, beta = meta.beta, cw = meta.conceptWeight;
     var weights = meta.fieldWeights, avg = meta.avgFieldLengths, cap = meta.maxPositions;
-    var textStart = this.textStart, textField = this.textField;
+    var textStart = this.textStart, textField = this.textField, lens = this.len;
     var allowed = null;
-    if (options.filters) {
+    if (hasFilters(options.filters)) {
+      if (!this.filters) throw new Error('KBSearch: filters not loaded');
       allowed = new Uint8Array(n);
-      for (var d = 0; d < n; d++) allowed[d] = accepts(docs[d], options.filters) ? 1 : 0;
+      for (var d = 0; d < n; d++) allowed[d] = accepts(this.filters[d], options.filters) ? 1 : 0;
     }
     var bm25 = new Float64Array(n), matched = new Float64Array(n), seen = new Uint8Array(n);
     var touched = [];
@@ -646,10 +718,10 @@
         while (r < hi && e.doc[r] === d) { tfs[textField[base + e.text[r]]] += e.tf[r]; r++; }
         if (allowed && !allowed[d]) continue;
         var tfTilde = 0;
-        var len = docs[d].len;
+        var lb = d * fc;
         for (f = 0; f < fc; f++) {
           if (tfs[f] > 0) {
-            var norm = avg[f] > 0 ? (1 - b) + b * (len[f] / avg[f]) : 1;
+            var norm = avg[f] > 0 ? (1 - b) + b * (lens[lb + f] / avg[f]) : 1;
             tfTilde += weights[f] * tfs[f] / norm;
           }
         }
@@ -747,16 +819,11 @@
     scored = scored.slice(0, limit);
     var self = this;
     return scored.map(function (sd) {
-      var d = sd[1], doc = docs[d];
+      var d = sd[1];
       var best = bestText(self, d, q, pairCount);
-      var t = doc.texts;
-      var field = t[best * 3], anchor = t[best * 3 + 1], label = t[best * 3 + 2];
-      return {
-        id: doc.id, score: sd[0], docIndex: d, field: meta.fields[field], textIndex: best,
-        anchor: anchor >= 0 ? meta.strings[anchor] : null, label: label >= 0 ? meta.strings[label] : null,
-        viaGlossary: q.literalCount < q.tokens.length ? viaGlossary(d, q) : [],
-        title: doc.title, url: doc.url, lang: doc.lang, tags: doc.tags, status: doc.status
-      };
+      var r = { docIndex: d, score: sd[0], field: meta.fields[textField[textStart[d] + best]], textIndex: best,
+        viaGlossary: q.literalCount < q.tokens.length ? viaGlossary(d, q) : [] };
+      return self.docs[d] ? self.describe(r) : r;
     });
   };
 
@@ -793,22 +860,31 @@
   }
 
   /**
-   * Loads an index from a base URL (search-meta.json, search-shard-<i>.json) with fetch.
-   * Returns {index, search(query, options) -> Promise<results>}.
+   * Loads an index from a base URL (search-meta.json, search-shard-<i>.json,
+   * search-doc-<d>.json, search-filters.json) with fetch.
+   * Returns {index, search(query, options) -> Promise<results>} (results described).
    */
   function load(baseURL, fetchImpl) {
     var f = fetchImpl || (typeof fetch !== 'undefined' ? fetch : null);
     var base = String(baseURL).replace(/\/?$/, '/');
-    return f(base + 'search-meta.json').then(function (r) { return r.json(); }).then(function (meta) {
+    function json(name) { return f(base + name).then(function (r) { return r.json(); }); }
+    return json('search-meta.json').then(function (meta) {
       var index = new Index(meta);
       return {
         index: index,
         search: function (query, options) {
-          var need = index.missingShards(query);
-          return Promise.all(need.map(function (s) {
-            return f(base + 'search-shard-' + s + '.json').then(function (r) { return r.json(); })
-              .then(function (j) { index.addShard(s, j); });
-          })).then(function () { return index.search(query, options); });
+          var need = index.missingShards(query).map(function (s) {
+            return json('search-shard-' + s + '.json').then(function (j) { index.addShard(s, j); });
+          });
+          if (options && hasFilters(options.filters) && !index.filters) {
+            need.push(json('search-filters.json').then(function (j) { index.addFilters(j); }));
+          }
+          return Promise.all(need).then(function () {
+            var results = index.search(query, options);
+            return Promise.all(index.missingDocs(results).map(function (d) {
+              return json('search-doc-' + d + '.json').then(function (j) { index.addDoc(d, j); });
+            })).then(function () { return results.map(function (r) { return index.describe(r); }); });
+          });
         }
       };
     });
@@ -886,15 +962,17 @@
   }
 
   /**
-   * The snippet of a result's text (`text`: the field text, which the caller has; the web index
-   * does not ship texts): glossary terms are highlighted except in the code field.
+   * The snippet of a result's text (`text`; default: the text describe() gave the result from
+   * its document file), as `kb search` makes it: glossary terms are highlighted except in the
+   * code field.
    */
   Index.prototype.snippet = function (result, text, query, length) {
+    if (text === undefined || text === null) text = result.text || '';
     return snippet(text, query, length, result.field === 'code' ? null : this.glossary);
   };
 
   var KBSearch = {
-    version: 2,
+    version: 3,
     normalize: normalize,
     analyze: analyze,
     tokenize: tokenize,
@@ -905,6 +983,7 @@
     createIndex: function (meta) { return new Index(meta); },
     compileGlossary: compileGlossary,
     load: load,
+    decodeVarints: decodeVarints,
     snippet: snippet,
     highlightHTML: highlightHTML
   };

@@ -64,11 +64,14 @@
         });
       })).then(function () {
         var results = idx.search(query, { limit: 10 });
+        // Title, address and texts of the shown results only: one small file each.
         return Promise.all(results.map(function (r) {
-          return load("doc", r.docIndex, "search/doc-" + r.docIndex + ".js").then(function (texts) {
-            r.snippet = KBSearch.snippet(texts[r.textIndex] || "", query, 120);
+          return load("doc", r.docIndex, "search/doc-" + r.docIndex + ".js").then(function (doc) {
+            if (!idx.docs[r.docIndex]) idx.addDoc(r.docIndex, doc);
+            idx.describe(r);
+            r.snippet = idx.snippet(r, r.text || "", query, 120);
             return r;
-          }, function () { return r; });
+          });
         }));
       });
     });

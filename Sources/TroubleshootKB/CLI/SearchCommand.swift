@@ -48,7 +48,16 @@ public struct SearchCommand: KBCommand {
     public func run(_ context: CommandContext) throws -> Int32 {
         let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
                                      workingDirectory: context.workingDirectory)
-        let (index, freshness, problems) = try store.open()
+        var (index, freshness, problems) = try store.open()
+        var results: [SearchResult] = []
+        if benchRepetitions == nil {
+            results = index.search(query: query, filters: filters, limit: limit)
+            // Postings and texts are checked when first read; a damaged index is rebuilt, not trusted.
+            if index.isDamaged {
+                (index, freshness, problems) = try store.open(forceRebuild: true, reason: .rebuiltInvalid)
+                results = index.search(query: query, filters: filters, limit: limit)
+            }
+        }
         if freshness != .reused {
             context.stderr.print(context.errorStyle.dim("search index \(freshness.rawValue): \(index.documentCount) entries"))
         }
@@ -56,7 +65,6 @@ public struct SearchCommand: KBCommand {
         if let repetitions = benchRepetitions {
             return try bench(index, repetitions: repetitions, context: context)
         }
-        let results = index.search(query: query, filters: filters, limit: limit)
         if format == "json" {
             context.stdout.print(try JSONOutput.string(results.enumerated().map { rank, result in
                 SearchHit(rank: rank + 1, result: result, index: index)
@@ -70,8 +78,8 @@ public struct SearchCommand: KBCommand {
         let style = context.style
         for (rank, result) in results.enumerated() {
             let doc = result.docIndex
-            let title = index.titles[doc]
-            context.stdout.print("\(rank + 1). \(style.bold(result.id))  \(style.dim("[\(index.langs[doc])]"))  \(title)")
+            let title = index.title(ofDocument: doc)
+            context.stdout.print("\(rank + 1). \(style.bold(result.id))  \(style.dim("[\(index.lang(ofDocument: doc))]"))  \(title)")
             if let snippet = result.snippet {
                 let where_ = result.field == .symptoms ? "symptom" : result.field.name
                 context.stdout.print("   \(style.dim(where_ + ":")) \(Self.highlight(snippet, style: style))")
@@ -140,8 +148,8 @@ public struct SearchCommand: KBCommand {
         init(rank: Int, result: SearchResult, index: SearchIndex) {
             self.rank = rank
             id = result.id
-            title = index.titles[result.docIndex]
-            lang = index.langs[result.docIndex]
+            title = index.title(ofDocument: result.docIndex)
+            lang = index.lang(ofDocument: result.docIndex)
             score = result.score
             field = result.field.name
             anchor = result.anchor

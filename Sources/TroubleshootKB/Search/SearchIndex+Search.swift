@@ -74,13 +74,18 @@ extension SearchIndex {
 
     /// Whether token `id` has a record in document `d`.
     func hasRecord(_ id: Int32, doc d: Int) -> Bool {
-        guard id >= 0 else { return false }
-        var lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
+        guard id >= 0, let list = postingList(id) else { return false }
+        return Self.firstRecord(of: d, in: list) < list.count
+    }
+
+    /// Index of the first record of document `d` in `list`, or `list.count` when it has none.
+    static func firstRecord(of d: Int, in list: PostingList) -> Int {
+        var lo = 0, hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if Int(recordDoc[mid]) < d { lo = mid + 1 } else { hi = mid }
+            if Int(list.doc[mid]) < d { lo = mid + 1 } else { hi = mid }
         }
-        return lo < Int(postingStart[Int(id) + 1]) && Int(recordDoc[lo]) == d
+        return lo < list.count && Int(list.doc[lo]) == d ? lo : list.count
     }
 
     /// Concepts through which `d` matched literal query tokens it does not contain.
@@ -108,8 +113,10 @@ extension SearchIndex {
 
         var allowed: [Bool]? = nil
         if filters != .none {
-            allowed = (0..<n).map { filters.accepts(lang: langs[$0], tags: tags[$0], status: statuses[$0]) }
+            allowed = (0..<n).map { filters.accepts(lang: langs[$0], tags: tags(ofDocument: $0), status: statuses[$0]) }
         }
+        // Posting lists of the query tokens, literal and concept (decoded on first use).
+        let lists: [PostingList?] = q.ids.map { $0 >= 0 ? postingList($0) : nil }
         var bm25 = [Double](repeating: 0, count: n)
         var matched = [Double](repeating: 0, count: n)
         var seen = [Bool](repeating: false, count: n)
@@ -124,17 +131,17 @@ extension SearchIndex {
         var bestSat = [Double](repeating: 0, count: hasConcepts ? n : 0)
         var credited: [Int32] = []
 
-        recordDoc.withUnsafeBufferPointer { rd in
-        recordText.withUnsafeBufferPointer { rt in
-        recordTf.withUnsafeBufferPointer { rf in
         textField.withUnsafeBufferPointer { tfield in
         docTextStart.withUnsafeBufferPointer { dts in
         fieldLengths.withUnsafeBufferPointer { flen in
-            /// Calls `body(doc, tfTilde)` for each allowed document with records of token `id`.
-            func scan(_ id: Int32, _ body: (Int, Double) -> Void) {
-                guard id >= 0 else { return }
-                let hi = Int(postingStart[Int(id) + 1])
-                var r = Int(postingStart[Int(id)])
+            /// Calls `body(doc, tfTilde)` for each allowed document with records of query token `qi`.
+            func scan(_ qi: Int, _ body: (Int, Double) -> Void) {
+                guard let list = lists[qi] else { return }
+                list.doc.withUnsafeBufferPointer { rd in
+                list.text.withUnsafeBufferPointer { rt in
+                list.tf.withUnsafeBufferPointer { rf in
+                let hi = rd.count
+                var r = 0
                 while r < hi {
                     let d = Int(rd[r])
                     for f in 0..<fc { tfs[f] = 0 }
@@ -152,9 +159,10 @@ extension SearchIndex {
                     }
                     body(d, tfTilde)
                 }
+                }}}
             }
             for qc in q.literalCount..<q.tokens.count where !q.covers[qc].isEmpty {
-                scan(q.ids[qc]) { d, tfTilde in conceptSat[qc].append((Int32(d), tfTilde * (k1 + 1) / (tfTilde + k1))) }
+                scan(qc) { d, tfTilde in conceptSat[qc].append((Int32(d), tfTilde * (k1 + 1) / (tfTilde + k1))) }
             }
             for qi in 0..<q.literalCount {
                 let idfq = q.idfs[qi]
@@ -173,7 +181,7 @@ extension SearchIndex {
                     }
                 }
                 // A token counts once per document: literally or through a concept, whichever gives more.
-                scan(q.ids[qi]) { d, tfTilde in
+                scan(qi) { d, tfTilde in
                     var s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1)
                     if hasConcepts {
                         literalStamp[d] = Int32(qi)
@@ -190,7 +198,7 @@ extension SearchIndex {
                     matched[d] += idfq
                 }
             }
-        }}}}}}
+        }}}
         if touched.isEmpty { return [] }
 
         // Adjacency: for each query pair, texts where b follows a, or that contain a concept
@@ -199,25 +207,33 @@ extension SearchIndex {
         var pairCount: [Int32] = []
         if !q.pairs.isEmpty {
             pairCount = [Int32](repeating: 0, count: textField.count)
-            var pairStamp = [Int32](repeating: -1, count: textField.count)
-            for (pi, (a, bq)) in q.pairs.enumerated() {
-                func count(_ d: Int, _ gt: Int) {
-                    if let allowed, !allowed[d] { return }
-                    if pairStamp[gt] == Int32(pi) { return }
-                    pairStamp[gt] = Int32(pi)
-                    pairCount[gt] += 1
-                    if pairCount[gt] > maxPairs[d] { maxPairs[d] = pairCount[gt] }
-                }
-                let ia = q.ids[a], ib = q.ids[bq]
-                if ia >= 0 && ib >= 0 { forEachAdjacent(ia, ib, count) }
-                for qc in q.pairConcepts[pi] where q.ids[qc] >= 0 {
-                    let c = Int(q.ids[qc])
-                    for r in Int(postingStart[c])..<Int(postingStart[c + 1]) {
-                        let d = Int(recordDoc[r])
-                        count(d, Int(docTextStart[d]) + Int(recordText[r]))
+            // A text counts a pair once: only a pair with concepts can meet a text twice.
+            let hasPairConcepts = q.pairConcepts.contains { !$0.isEmpty }
+            var pairStamp = [Int32](repeating: -1, count: hasPairConcepts ? textField.count : 0)
+            pairCount.withUnsafeMutableBufferPointer { pc in
+            maxPairs.withUnsafeMutableBufferPointer { mp in
+            pairStamp.withUnsafeMutableBufferPointer { ps in
+                for (pi, (a, bq)) in q.pairs.enumerated() {
+                    let stamp = Int32(pi)
+                    func count(_ d: Int, _ gt: Int) {
+                        if let allowed, !allowed[d] { return }
+                        if hasPairConcepts {
+                            if ps[gt] == stamp { return }
+                            ps[gt] = stamp
+                        }
+                        pc[gt] += 1
+                        if pc[gt] > mp[d] { mp[d] = pc[gt] }
+                    }
+                    if let la = lists[a], let lb = lists[bq] { forEachAdjacent(la, lb, count) }
+                    for qc in q.pairConcepts[pi] {
+                        guard let lc = lists[qc] else { continue }
+                        for r in 0..<lc.count {
+                            let d = Int(lc.doc[r])
+                            count(d, Int(docTextStart[d]) + Int(lc.text[r]))
+                        }
                     }
                 }
-            }
+            }}}
         }
 
         let totalPairs = Double(q.pairs.count)
@@ -240,66 +256,57 @@ extension SearchIndex {
             if top.count > limit { top.removeLast() }
         }
 
+        let queryTokens = Set(q.tokens)
         return top.map { score, d in
-            let best = bestText(doc: d, query: q, pairCount: pairCount)
+            let best = bestText(doc: d, query: q, lists: lists, pairCount: pairCount)
             let gt = Int(docTextStart[d]) + best
-            let snippet = snippetLength > 0 ? SearchSnippetMaker.snippet(textContent[gt], queryTokens: Set(q.tokens), length: snippetLength,
-                                                                                  glossary: textField[gt] == UInt8(SearchField.code.rawValue) ? .empty : glossary) : nil
+            var snippet: SearchSnippet? = nil
+            if snippetLength > 0, let texts = texts(ofDocument: d), best < texts.count {
+                snippet = SearchSnippetMaker.snippet(texts[best], queryTokens: queryTokens, length: snippetLength,
+                                                     glossary: textField[gt] == UInt8(SearchField.code.rawValue) ? .empty : glossary)
+            }
             return SearchResult(id: ids[d], score: score, docIndex: d, field: SearchField(rawValue: Int(textField[gt]))!,
-                                textIndex: best, anchor: textAnchor[gt], label: textLabel[gt], snippet: snippet,
-                                viaGlossary: q.literalCount < q.tokens.count ? viaGlossary(doc: d, query: q) : [])
+                                textIndex: best, anchor: string(textAnchor[gt]), label: string(textLabel[gt]), snippet: snippet,
+                                viaGlossary: hasConcepts ? viaGlossary(doc: d, query: q) : [])
         }
     }
 
     /// Calls `body(doc, globalText)` for every field text where token `b` directly follows token `a`
     /// (using stored positions).
-    private func forEachAdjacent(_ a: Int32, _ b: Int32, _ body: (Int, Int) -> Void) {
+    private func forEachAdjacent(_ a: PostingList, _ b: PostingList, _ body: (Int, Int) -> Void) {
         let cap = parameters.maxPositions
-        recordDoc.withUnsafeBufferPointer { rd in
-        recordText.withUnsafeBufferPointer { rt in
-        recordTf.withUnsafeBufferPointer { rf in
-        recordPositionStart.withUnsafeBufferPointer { rps in
-        positions.withUnsafeBufferPointer { pos in
-            var ra = Int(postingStart[Int(a)]), rb = Int(postingStart[Int(b)])
-            let ea = Int(postingStart[Int(a) + 1]), eb = Int(postingStart[Int(b) + 1])
-            while ra < ea && rb < eb {
-                let da = rd[ra], db = rd[rb]
-                if da < db || (da == db && rt[ra] < rt[rb]) { ra += 1; continue }
-                if db < da || (da == db && rt[rb] < rt[ra]) { rb += 1; continue }
-                // Same doc and text: does some position p of a have p + 1 in b?
-                let pa = Int(rps[ra]), na = min(Int(rf[ra]), cap)
-                let pb = Int(rps[rb]), nb = min(Int(rf[rb]), cap)
-                var i = 0, j = 0, hit = false
-                while i < na && j < nb {
-                    let want = pos[pa + i] + 1
-                    let have = pos[pb + j]
-                    if have == want { hit = true; break }
-                    if have < want { j += 1 } else { i += 1 }
-                }
-                if hit { body(Int(da), Int(docTextStart[Int(da)]) + Int(rt[ra])) }
-                ra += 1
-                rb += 1
+        var ra = 0, rb = 0
+        let ea = a.count, eb = b.count
+        while ra < ea && rb < eb {
+            let da = a.doc[ra], db = b.doc[rb]
+            if da < db || (da == db && a.text[ra] < b.text[rb]) { ra += 1; continue }
+            if db < da || (da == db && b.text[rb] < a.text[ra]) { rb += 1; continue }
+            // Same doc and text: does some position p of a have p + 1 in b?
+            let pa = Int(a.posStart[ra]), na = min(Int(a.tf[ra]), cap)
+            let pb = Int(b.posStart[rb]), nb = min(Int(b.tf[rb]), cap)
+            var i = 0, j = 0, hit = false
+            while i < na && j < nb {
+                let want = a.pos[pa + i] + 1
+                let have = b.pos[pb + j]
+                if have == want { hit = true; break }
+                if have < want { j += 1 } else { i += 1 }
             }
-        }}}}}
+            if hit { body(Int(da), Int(docTextStart[Int(da)]) + Int(a.text[ra])) }
+            ra += 1
+            rb += 1
+        }
     }
 
     /// The text of `doc` that matches best: field weight × matched IDF × phrase factor; first wins ties.
-    private func bestText(doc d: Int, query q: PreparedQuery, pairCount: [Int32]) -> Int {
+    private func bestText(doc d: Int, query q: PreparedQuery, lists: [PostingList?], pairCount: [Int32]) -> Int {
         let count = Int(docTextStart[d + 1] - docTextStart[d])
         var sums = [Double](repeating: 0, count: count)
-        /// Texts of `d` with records of token `id`.
-        func texts(_ id: Int32, _ body: (Int) -> Void) {
-            guard id >= 0 else { return }
-            // Binary search the first record of doc d.
-            var lo = Int(postingStart[Int(id)]), hi = Int(postingStart[Int(id) + 1])
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if Int(recordDoc[mid]) < d { lo = mid + 1 } else { hi = mid }
-            }
-            var r = lo
-            let end = Int(postingStart[Int(id) + 1])
-            while r < end && Int(recordDoc[r]) == d {
-                body(Int(recordText[r]))
+        /// Texts of `d` with records of query token `qi`.
+        func texts(_ qi: Int, _ body: (Int) -> Void) {
+            guard let list = lists[qi] else { return }
+            var r = SearchIndex.firstRecord(of: d, in: list)
+            while r < list.count && Int(list.doc[r]) == d {
+                body(Int(list.text[r]))
                 r += 1
             }
         }
@@ -307,10 +314,10 @@ extension SearchIndex {
         // when it contains a concept covering it.
         var stamp = [Int](repeating: -1, count: count)
         for qi in 0..<q.literalCount {
-            texts(q.ids[qi]) { t in stamp[t] = qi; sums[t] += q.idfs[qi] }
+            texts(qi) { t in stamp[t] = qi; sums[t] += q.idfs[qi] }
             let weight = parameters.conceptWeight * q.idfs[qi]
             for qc in q.coveredBy[qi] {
-                texts(q.ids[qc]) { t in
+                texts(qc) { t in
                     if stamp[t] != qi { stamp[t] = qi; sums[t] += weight }
                 }
             }
@@ -331,7 +338,8 @@ extension SearchIndex {
     /// The document's text `t` (fields in `SearchField` order), for callers that show results.
     public func fieldText(doc: Int, text t: Int) -> (field: SearchField, text: FieldText) {
         let gt = Int(docTextStart[doc]) + t
-        return (SearchField(rawValue: Int(textField[gt]))!, FieldText(textContent[gt], anchor: textAnchor[gt], label: textLabel[gt]))
+        let text = texts(ofDocument: doc).flatMap { t < $0.count ? $0[t] : nil } ?? ""
+        return (SearchField(rawValue: Int(textField[gt]))!, FieldText(text, anchor: string(textAnchor[gt]), label: string(textLabel[gt])))
     }
 }
 
@@ -366,9 +374,11 @@ extension SearchIndex {
         let k1 = parameters.k1
         func tfTilde(_ id: Int32) -> (Double, [String: Int]) {
             var tfs = [Int](repeating: 0, count: fc)
-            if id >= 0 {
-                for r in Int(postingStart[Int(id)])..<Int(postingStart[Int(id) + 1]) where Int(recordDoc[r]) == d {
-                    tfs[Int(textField[Int(docTextStart[d]) + Int(recordText[r])])] += Int(recordTf[r])
+            if id >= 0, let list = postingList(id) {
+                var r = SearchIndex.firstRecord(of: d, in: list)
+                while r < list.count && Int(list.doc[r]) == d {
+                    tfs[Int(textField[Int(docTextStart[d]) + Int(list.text[r])])] += Int(list.tf[r])
+                    r += 1
                 }
             }
             var t = 0.0

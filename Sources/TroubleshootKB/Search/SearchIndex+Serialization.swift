@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why a stored index could not be read; callers rebuild the index.
 public enum SearchIndexError: Error, Equatable, Sendable {
@@ -13,12 +16,15 @@ public enum SearchIndexError: Error, Equatable, Sendable {
 extension SearchIndex {
     /// Magic bytes of the binary format.
     static let magic: [UInt8] = Array("KBSI".utf8)
-    /// Version of the binary format; bump whenever the layout or the analyser changes.
-    public static let binaryFormatVersion: UInt32 = 3
+    /// Version of the binary format; bump whenever the layout or the analyser changes
+    /// (4: the memory-mapped layout of version 3 with the glossary and the concept weight).
+    public static let binaryFormatVersion: UInt32 = 4
+    /// Magic, version, and the length and checksum of the eager part, the postings length and
+    /// the texts length.
+    static let headerSize = 40
 
-    /// The index as a versioned, checksummed binary blob. `fingerprint` is stored as is and
-    /// checked by `init(serialized:expectedFingerprint:)` (e.g. a hash of the sources).
-    public func serialized(fingerprint: String = "") -> Data {
+    /// The header and the eager part: everything but the postings and the texts.
+    func serializedHead(fingerprint: String) -> [UInt8] {
         var w = BinaryWriter()
         w.string(fingerprint)
         w.double(parameters.k1); w.double(parameters.b); w.double(parameters.beta)
@@ -32,70 +38,65 @@ extension SearchIndex {
             for t in c.terms { w.string(t) }
         }
         w.int(ids.count)
-        for d in 0..<ids.count {
-            w.string(ids[d]); w.string(titles[d]); w.string(langs[d]); w.optionalString(urls[d])
-            w.int(tags[d].count)
-            for t in tags[d] { w.string(t) }
-            w.string(statuses[d])
+        for column in [ids, titles, langs, urlValues, tagValues, statuses, strings] {
+            w.bytes(column.bytes); w.array(column.ends)
         }
-        w.int32s(docTextStart)
-        w.bytes(textField)
-        for i in 0..<textField.count {
-            w.optionalString(textAnchor[i]); w.optionalString(textLabel[i]); w.string(textContent[i])
-        }
-        w.int32s(fieldLengths)
+        w.bytes(hasURL); w.array(tagStart)
+        w.array(docTextStart); w.bytes(textField); w.array(textAnchor); w.array(textLabel)
+        w.array(textBlockStart); w.array(textBlockChecksum)
+        w.array(fieldLengths)
         w.doubles(averageFieldLengths)
-        w.bytes(tokens.bytes)
-        w.int32s(tokens.ends)
-        w.int32s(documentFrequency)
+        w.bytes(tokens.bytes); w.array(tokens.ends); w.array(tokens.hashes); w.array(tokens.slots)
+        w.array(documentFrequency)
         w.doubles(idf)
         w.double(idfUnknown)
-        w.int32s(postingStart)
-        // Postings as varints: per record doc delta (within the token), text, tf, then the
-        // record's positions as deltas; position starts follow from the tfs.
-        var postings = VarintWriter()
-        postings.bytes.reserveCapacity(recordDoc.count * 4 + positions.count * 2)
-        for t in 0..<tokens.count {
-            var prevDoc: Int32 = 0
-            for r in Int(postingStart[t])..<Int(postingStart[t + 1]) {
-                postings.write(UInt32(recordDoc[r] - prevDoc)); prevDoc = recordDoc[r]
-                postings.write(UInt32(recordText[r]))
-                postings.write(UInt32(recordTf[r]))
-                var prev: Int32 = 0
-                let p0 = Int(recordPositionStart[r])
-                for k in 0..<min(Int(recordTf[r]), parameters.maxPositions) {
-                    postings.write(UInt32(positions[p0 + k] - prev)); prev = positions[p0 + k]
-                }
-            }
-        }
-        w.int(positions.count)
-        w.bytes(postings.bytes)
+        w.array(postingOffset); w.array(recordCount); w.array(postingChecksum)
 
-        var out = Data()
-        out.append(contentsOf: SearchIndex.magic)
         var header = BinaryWriter()
+        header.bytes.append(contentsOf: SearchIndex.magic)
         header.uint32(SearchIndex.binaryFormatVersion)
         header.uint64(UInt64(w.bytes.count))
-        header.uint64(BinaryWriter.checksum(w.bytes))
-        out.append(contentsOf: header.bytes)
-        out.append(contentsOf: w.bytes)
+        w.bytes.withUnsafeBytes { header.uint64(searchChecksum($0)) }
+        header.uint64(UInt64(postingBytes.count))
+        header.uint64(UInt64(textBlocks.count))
+        return header.bytes + w.bytes
+    }
+
+    /// The index as a versioned, checksummed binary blob (docs/search.md §7). `fingerprint` is
+    /// stored as is and checked by `init(serialized:expectedFingerprint:)` (e.g. a hash of the sources).
+    public func serialized(fingerprint: String = "") -> Data {
+        var out = Data(serializedHead(fingerprint: fingerprint))
+        out.append(postingBytes.base.assumingMemoryBound(to: UInt8.self), count: postingBytes.count)
+        out.append(textBlocks.base.assumingMemoryBound(to: UInt8.self), count: textBlocks.count)
         return out
     }
 
-    /// Reads `serialized(fingerprint:)` output. Throws if the data is not an index, has another
-    /// format version, fails its checksum or structural checks, or has another fingerprint.
+    /// Reads `serialized(fingerprint:)` output and checks all of it: magic, version, length, the
+    /// checksums of the eager part, of every posting list and of every document's texts, the
+    /// fingerprint and the structure.
     public init(serialized data: Data, expectedFingerprint: String? = nil) throws {
-        let all = [UInt8](data)
-        guard all.count >= 24, Array(all[0..<4]) == SearchIndex.magic else { throw SearchIndexError.notAnIndex }
-        var h = BinaryReader(all[4..<24])
+        let region = data.withUnsafeBytes { ByteRegion([UInt8]($0)) }
+        try self.init(region: region, expectedFingerprint: expectedFingerprint, verifyAll: true)
+    }
+
+    /// Opens an index over `region`. The eager part is checked and decoded; the postings and texts
+    /// stay in the region and are checked when decoded, unless `verifyAll` checks them now.
+    init(region: ByteRegion, expectedFingerprint: String?, verifyAll: Bool) throws {
+        let all = region.buffer
+        guard all.count >= SearchIndex.headerSize, Array(all[0..<4]) == SearchIndex.magic else { throw SearchIndexError.notAnIndex }
+        var h = BinaryReader(ArraySlice(all[4..<SearchIndex.headerSize]))
         let version = try h.uint32()
         guard version == SearchIndex.binaryFormatVersion else { throw SearchIndexError.unsupportedVersion(version) }
-        let length = try h.uint64()
-        let sum = try h.uint64()
-        guard UInt64(all.count - 24) == length else { throw SearchIndexError.corrupt("length") }
-        let payload = all[24...]
-        guard BinaryWriter.checksum(payload) == sum else { throw SearchIndexError.corrupt("checksum") }
-        var r = BinaryReader(payload)
+        let eagerLength = try h.uint64(), eagerSum = try h.uint64()
+        let postingsLength = try h.uint64(), textsLength = try h.uint64()
+        let rest = UInt64(all.count - SearchIndex.headerSize)
+        guard eagerLength <= rest, postingsLength <= rest, textsLength <= rest,
+              eagerLength + postingsLength + textsLength == rest else { throw SearchIndexError.corrupt("length") }
+        let eagerStart = SearchIndex.headerSize, postingsStart = eagerStart + Int(eagerLength)
+        let textsStart = postingsStart + Int(postingsLength)
+        let eager = region.slice(eagerStart..<postingsStart)
+        guard searchChecksum(eager) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
+        var r = BinaryReader(ArraySlice(eager))
         let fingerprint = try r.string()
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw SearchIndexError.fingerprintMismatch }
         var p = SearchParameters()
@@ -105,115 +106,122 @@ extension SearchIndex {
         p.conceptWeight = try r.double()
         guard p.fieldWeights.count == SearchIndex.fieldCount else { throw SearchIndexError.corrupt("weights") }
         let conceptCount = try r.int()
-        guard conceptCount <= payload.count else { throw SearchIndexError.corrupt("glossary") }
+        guard conceptCount <= eager.count else { throw SearchIndexError.corrupt("glossary") }
         var concepts: [SearchGlossary.Concept] = []
         for _ in 0..<conceptCount {
             let id = try r.string(), name = try r.string()
             let termCount = try r.int()
-            guard termCount <= payload.count else { throw SearchIndexError.corrupt("glossary") }
+            guard termCount <= eager.count else { throw SearchIndexError.corrupt("glossary") }
             concepts.append(SearchGlossary.Concept(id: id, name: name, terms: try (0..<termCount).map { _ in try r.string() }))
         }
         self.init(parameters: p)
         glossary = concepts.isEmpty ? .empty : SearchGlossary(concepts: concepts)
         let n = try r.int()
-        guard n >= 0, n <= payload.count else { throw SearchIndexError.corrupt("count") }
-        for _ in 0..<n {
-            ids.append(try r.string()); titles.append(try r.string()); langs.append(try r.string())
-            urls.append(try r.optionalString())
-            let tc = try r.int()
-            guard tc >= 0, tc <= payload.count else { throw SearchIndexError.corrupt("tags") }
-            tags.append(try (0..<tc).map { _ in try r.string() })
-            statuses.append(try r.string())
-        }
-        docTextStart = try r.int32s()
-        textField = try r.bytes()
-        for _ in 0..<textField.count {
-            textAnchor.append(try r.optionalString()); textLabel.append(try r.optionalString())
-            textContent.append(try r.string())
-        }
-        fieldLengths = try r.int32s()
+        var columns: [SearchStrings] = []
+        for _ in 0..<7 { columns.append(SearchStrings(bytes: try r.bytes(), ends: try r.array())) }
+        (ids, titles, langs, urlValues, tagValues, statuses, strings) = (columns[0], columns[1], columns[2], columns[3], columns[4], columns[5], columns[6])
+        hasURL = try r.bytes(); tagStart = try r.array()
+        docTextStart = try r.array(); textField = try r.bytes(); textAnchor = try r.array(); textLabel = try r.array()
+        textBlockStart = try r.array(); textBlockChecksum = try r.array()
+        fieldLengths = try r.array()
         averageFieldLengths = try r.doubles()
         let tokenBytes = try r.bytes()
-        let tokenEnds = try r.int32s()
-        documentFrequency = try r.int32s()
+        let tokenEnds: [Int32] = try r.array(), tokenHashes: [UInt32] = try r.array(), tokenSlots: [Int32] = try r.array()
+        documentFrequency = try r.array()
         idf = try r.doubles()
         idfUnknown = try r.double()
-        postingStart = try r.int32s()
-        let positionCount = try r.int()
-        let postings = try r.bytes()
-        try decodePostings(postings, positionCount: positionCount, tokenCount: tokenEnds.count)
+        postingOffset = try r.array(); recordCount = try r.array(); postingChecksum = try r.array()
         guard r.isAtEnd else { throw SearchIndexError.corrupt("trailing bytes") }
-        try validate(tokenBytes: tokenBytes, tokenEnds: tokenEnds)
-        tokens = TokenTable(bytes: tokenBytes, ends: tokenEnds)
-    }
-
-    private mutating func decodePostings(_ bytes: [UInt8], positionCount: Int, tokenCount: Int) throws {
-        guard postingStart.count == tokenCount + 1, postingStart.first == 0,
-              let last = postingStart.last, last >= 0, Int(last) <= bytes.count else { throw SearchIndexError.corrupt("postings") }
-        let records = Int(last)
-        guard positionCount >= 0, positionCount <= bytes.count else { throw SearchIndexError.corrupt("positions") }
-        var doc = [Int32](repeating: 0, count: records), text = doc, tf = doc, start = doc
-        var pos = [Int32](repeating: 0, count: positionCount)
-        let cap = parameters.maxPositions
-        let ok: Bool = bytes.withUnsafeBufferPointer { b in
-            var reader = VarintReader(b)
-            var np = 0
-            for t in 0..<tokenCount {
-                let lo = Int(postingStart[t]), hi = Int(postingStart[t + 1])
-                guard lo <= hi, hi <= records else { return false }
-                var prevDoc: UInt32 = 0
-                for r in lo..<hi {
-                    guard let dd = reader.read(), let tx = reader.read(), let f = reader.read() else { return false }
-                    prevDoc &+= dd
-                    guard prevDoc <= UInt32(Int32.max), tx <= UInt32(Int32.max), f >= 1, f <= UInt32(Int32.max) else { return false }
-                    doc[r] = Int32(prevDoc); text[r] = Int32(tx); tf[r] = Int32(f); start[r] = Int32(np)
-                    var p: UInt32 = 0
-                    let m = min(Int(f), cap)
-                    guard np + m <= positionCount else { return false }
-                    for _ in 0..<m {
-                        guard let d = reader.read() else { return false }
-                        p &+= d
-                        pos[np] = Int32(truncatingIfNeeded: p); np += 1
-                    }
-                }
+        guard let table = TokenTable(bytes: tokenBytes, ends: tokenEnds, hashes: tokenHashes, slots: tokenSlots) else {
+            throw SearchIndexError.corrupt("tokens")
+        }
+        tokens = table
+        postingBytes = ByteRegion(region, offset: postingsStart, count: Int(postingsLength))
+        textBlocks = ByteRegion(region, offset: textsStart, count: Int(textsLength))
+        try validate(documentCount: n)
+        if verifyAll {
+            for t in 0..<tokens.count where searchChecksum(postingBytes.slice(Int(postingOffset[t])..<Int(postingOffset[t + 1]))) != postingChecksum[t] {
+                throw SearchIndexError.corrupt("checksum")
             }
-            return reader.isAtEnd && np == positionCount
+            for d in 0..<n where searchChecksum(textBlocks.slice(Int(textBlockStart[d])..<Int(textBlockStart[d + 1]))) != textBlockChecksum[d] {
+                throw SearchIndexError.corrupt("checksum")
+            }
+            for t in 0..<tokens.count where decodePostings(t) == nil { throw SearchIndexError.corrupt("postings") }
+            let probe = SearchIndex(checkingTextsOf: self)
+            for d in 0..<n where probe.texts(ofDocument: d) == nil { throw SearchIndexError.corrupt("texts") }
         }
-        guard ok else { throw SearchIndexError.corrupt("postings") }
-        recordDoc = doc; recordText = text; recordTf = tf; recordPositionStart = start; positions = pos
     }
 
-    private func validate(tokenBytes: [UInt8], tokenEnds: [Int32]) throws {
-        let n = ids.count, v = tokenEnds.count, fc = SearchIndex.fieldCount
+    /// A copy with its own damage flag (for checking texts without marking this index).
+    private init(checkingTextsOf other: SearchIndex) {
+        self = other
+        cache = SearchIndexCache()
+    }
+
+    /// Structural checks of the eager part: counts, offsets within bounds, ids in range.
+    private func validate(documentCount n: Int) throws {
+        let v = tokens.count, fc = SearchIndex.fieldCount, texts = textField.count
         func check(_ ok: Bool, _ what: String) throws { if !ok { throw SearchIndexError.corrupt(what) } }
-        try check(docTextStart.count == n + 1 && docTextStart.first == 0 && Int(docTextStart.last!) == textField.count, "texts")
-        for d in 0..<n { try check(docTextStart[d] <= docTextStart[d + 1], "texts") }
+        func monotonic<T: BinaryInteger>(_ a: [T], count: Int, limit: Int) -> Bool {
+            guard a.count == count + 1, a.first == 0, Int(a.last!) == limit else { return false }
+            for i in 0..<count where a[i] > a[i + 1] { return false }
+            return true
+        }
+        func columnOK(_ c: SearchStrings, count: Int) -> Bool {
+            guard c.ends.count == count else { return false }
+            var last: Int32 = 0
+            for e in c.ends { if e < last { return false }; last = e }
+            return Int(last) == c.bytes.count
+        }
+        for c in [ids, titles, langs, urlValues, statuses] { try check(columnOK(c, count: n), "documents") }
+        try check(hasURL.count == n && monotonic(tagStart, count: n, limit: tagValues.count) && columnOK(tagValues, count: tagValues.count), "tags")
+        try check(columnOK(strings, count: strings.count), "strings")
+        try check(monotonic(docTextStart, count: n, limit: texts), "texts")
         try check(textField.allSatisfy { Int($0) < fc }, "fields")
+        try check(textAnchor.count == texts && textLabel.count == texts, "texts")
+        try check((textAnchor + textLabel).allSatisfy { $0 >= -1 && Int($0) < strings.count }, "strings")
+        try check(monotonic(textBlockStart, count: n, limit: textBlocks.count) && textBlockChecksum.count == n, "texts")
         try check(fieldLengths.count == n * fc && averageFieldLengths.count == fc, "lengths")
-        var last: Int32 = 0
-        for e in tokenEnds { try check(e > last, "tokens"); last = e }
-        try check(Int(last) == tokenBytes.count, "tokens")
-        try check(documentFrequency.count == v && idf.count == v && postingStart.count == v + 1, "vocabulary")
-        let records = recordDoc.count
-        try check(recordText.count == records && recordTf.count == records && recordPositionStart.count == records, "records")
-        try check(postingStart.first == 0 && Int(postingStart.last!) == records, "postings")
-        for t in 0..<v { try check(postingStart[t] <= postingStart[t + 1], "postings") }
-        let cap = parameters.maxPositions
-        _ = cap
-        for i in 0..<records {
-            let d = Int(recordDoc[i])
-            try check(d < n && recordText[i] < docTextStart[d + 1] - docTextStart[d], "record")
+        try check(documentFrequency.count == v && idf.count == v && recordCount.count == v && postingChecksum.count == v, "vocabulary")
+        try check(monotonic(postingOffset, count: v, limit: postingBytes.count), "postings")
+        try check(recordCount.allSatisfy { $0 >= 0 }, "postings")
+    }
+
+    /// Writes the binary form atomically (a temporary file renamed over `url`).
+    public func write(to url: URL, fingerprint: String = "") throws {
+        let head = serializedHead(fingerprint: fingerprint)
+        let temporary = url.path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw KBError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        func put(_ p: UnsafeRawPointer, _ count: Int) -> Bool {
+            var done = 0
+            while done < count {
+                let k = Glibc.write(fd, p + done, count - done)
+                if k < 0 { if errno == EINTR { continue }; return false }
+                done += k
+            }
+            return true
+        }
+        let ok = head.withUnsafeBytes { put($0.baseAddress!, $0.count) }
+            && put(postingBytes.base, postingBytes.count) && put(textBlocks.base, textBlocks.count)
+        close(fd)
+        guard ok, rename(temporary, url.path) == 0 else {
+            unlink(temporary)
+            throw KBError("cannot write \(url.path): \(String(cString: strerror(errno)))")
         }
     }
 
-    /// Writes the binary form atomically.
-    public func write(to url: URL, fingerprint: String = "") throws {
-        try serialized(fingerprint: fingerprint).write(to: url, options: .atomic)
-    }
-
-    /// Reads a binary index file; see `init(serialized:expectedFingerprint:)`.
+    /// Opens a binary index file: memory-mapped, with the eager part checked and decoded at once
+    /// and the postings and texts checked per token and per document when first used (a failure
+    /// then sets `isDamaged`). See `init(serialized:expectedFingerprint:)` for the errors.
     public static func read(from url: URL, expectedFingerprint: String? = nil) throws -> SearchIndex {
-        try SearchIndex(serialized: try Data(contentsOf: url), expectedFingerprint: expectedFingerprint)
+        let region: ByteRegion
+        if let mapped = ByteRegion.map(path: url.path) {
+            region = mapped
+        } else {
+            region = ByteRegion([UInt8](try Data(contentsOf: url)))
+        }
+        return try SearchIndex(region: region, expectedFingerprint: expectedFingerprint, verifyAll: false)
     }
 }
 
@@ -237,6 +245,16 @@ struct BinaryWriter {
         for x in v { withUnsafeBytes(of: x.littleEndian) { bytes.append(contentsOf: $0) } }
         #endif
     }
+    /// A fixed-width integer array, little-endian.
+    mutating func array<T: FixedWidthInteger>(_ v: [T]) {
+        int(v.count)
+        #if _endian(little)
+        v.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+        for x in v { withUnsafeBytes(of: x.littleEndian) { bytes.append(contentsOf: $0) } }
+        #endif
+    }
+
     mutating func doubles(_ v: [Double]) {
         int(v.count)
         for x in v { uint64(x.bitPattern) }
@@ -355,6 +373,21 @@ struct BinaryReader {
         }
         #if !_endian(little)
         for i in 0..<n { out[i] = Int32(littleEndian: out[i]) }
+        #endif
+        return out
+    }
+
+    mutating func array<T: FixedWidthInteger>() throws -> [T] {
+        let n = try int()
+        let size = MemoryLayout<T>.size
+        guard n <= (data.endIndex - offset) / size else { throw SearchIndexError.corrupt("truncated") }
+        let b = try take(n * size)
+        var out = [T](repeating: 0, count: n)
+        out.withUnsafeMutableBytes { dst in
+            b.withUnsafeBytes { src in if let base = src.baseAddress { dst.baseAddress!.copyMemory(from: base, byteCount: src.count) } }
+        }
+        #if !_endian(little)
+        for i in 0..<n { out[i] = T(littleEndian: out[i]) }
         #endif
         return out
     }

@@ -1,6 +1,8 @@
 import Foundation
 
-/// An in-memory BM25F index over `SearchDocument`s (docs/search.md).
+/// A BM25F index over `SearchDocument`s (docs/search.md). Built in memory, or opened from the
+/// binary file of `write(to:fingerprint:)`, in which case the postings and the document texts
+/// stay in the (memory-mapped) file and are decoded per token or per document when used.
 public struct SearchIndex: Sendable {
     public let parameters: SearchParameters
     /// The glossary whose concepts were added to the texts and are added to queries
@@ -8,18 +10,28 @@ public struct SearchIndex: Sendable {
     public internal(set) var glossary: SearchGlossary = .empty
 
     // Documents, sorted by id (UTF-8 byte order).
-    public internal(set) var ids: [String] = []
-    var titles: [String] = []
-    var langs: [String] = []
-    var urls: [String?] = []
-    var tags: [[String]] = []
-    var statuses: [String] = []
+    public internal(set) var ids = SearchStrings()
+    var titles = SearchStrings()
+    var langs = SearchStrings()
+    /// URL of document `d` is `urlValues[d]` when `hasURL[d] != 0`.
+    var urlValues = SearchStrings()
+    var hasURL: [UInt8] = []
+    /// Tags of document `d`: `tagValues[tagStart[d] ..< tagStart[d + 1]]`.
+    var tagValues = SearchStrings()
+    var tagStart: [Int32] = [0]
+    var statuses = SearchStrings()
     /// Text `docTextStart[d] + t` is the `t`-th text of document `d`.
     var docTextStart: [Int32] = [0]
     var textField: [UInt8] = []
-    var textAnchor: [String?] = []
-    var textLabel: [String?] = []
-    var textContent: [String] = []
+    /// Anchor and label of a text: an index into `strings`, or -1.
+    var textAnchor: [Int32] = []
+    var textLabel: [Int32] = []
+    var strings = SearchStrings()
+    /// The texts of document `d`, each as a varint byte length and UTF-8, are
+    /// `textBlocks[textBlockStart[d] ..< textBlockStart[d + 1]]` (checksum `textBlockChecksum[d]`).
+    var textBlocks = ByteRegion()
+    var textBlockStart: [Int64] = [0]
+    var textBlockChecksum: [UInt64] = []
     /// Field lengths in tokens, `fieldLengths[d * fieldCount + f]`.
     var fieldLengths: [Int32] = []
     public internal(set) var averageFieldLengths: [Double] = []
@@ -30,14 +42,15 @@ public struct SearchIndex: Sendable {
     var idf: [Double] = []
     /// IDF of a token that is in no document.
     public internal(set) var idfUnknown: Double = 0
-    /// Records of token `t` are `postingStart[t]..<postingStart[t + 1]`, sorted by (doc, text).
-    var postingStart: [Int32] = [0]
-    var recordDoc: [Int32] = []
-    var recordText: [Int32] = []
-    var recordTf: [Int32] = []
-    /// Positions of a record: `positions[recordPositionStart[r]...]`, `min(tf, maxPositions)` of them.
-    var recordPositionStart: [Int32] = []
-    var positions: [Int32] = []
+    /// Records of token `t`, encoded (docs/search.md §7), are
+    /// `postingBytes[postingOffset[t] ..< postingOffset[t + 1]]`: `recordCount[t]` records with
+    /// checksum `postingChecksum[t]`.
+    var postingBytes = ByteRegion()
+    var postingOffset: [Int64] = [0]
+    var recordCount: [Int32] = []
+    var postingChecksum: [UInt64] = []
+    /// Decoded posting lists, shared by copies of this index.
+    var cache = SearchIndexCache()
 
     static let fieldCount = SearchField.allCases.count
 
@@ -46,11 +59,22 @@ public struct SearchIndex: Sendable {
     /// Number of distinct tokens.
     public var tokenCount: Int { tokens.count }
     /// Number of (token, field text) postings.
-    public var postingCount: Int { recordDoc.count }
+    public var postingCount: Int { recordCount.reduce(0) { $0 + Int($1) } }
+    /// True once a posting list or text block of an index read from a file failed its checksum
+    /// or structure; the index should then be rebuilt (results may be incomplete).
+    public var isDamaged: Bool { cache.damaged }
 
     init(parameters: SearchParameters) {
         self.parameters = parameters
     }
+
+    /// The URL of document `d`, if it has one.
+    public func url(ofDocument d: Int) -> String? { hasURL[d] != 0 ? urlValues[d] : nil }
+    /// The tags of document `d`.
+    public func tags(ofDocument d: Int) -> [String] { (Int(tagStart[d])..<Int(tagStart[d + 1])).map { tagValues[$0] } }
+    public func title(ofDocument d: Int) -> String { titles[d] }
+    public func lang(ofDocument d: Int) -> String { langs[d] }
+    func string(_ i: Int32) -> String? { i >= 0 ? strings[Int(i)] : nil }
 
     // MARK: Building
 
@@ -69,41 +93,48 @@ public struct SearchIndex: Sendable {
             if x == y { return a < b }
             return x.utf8.lexicographicallyPrecedes(y.utf8)
         }
-        let sorted = order.map { documents[$0] }
         var index = SearchIndex(parameters: parameters)
         index.glossary = glossary
-        index.ids.reserveCapacity(sorted.count)
-        for doc in sorted {
+        var stringIndex: [String: Int32] = [:]
+        func intern(_ s: String?) -> Int32 {
+            guard let s else { return -1 }
+            if let i = stringIndex[s] { return i }
+            let i = Int32(index.strings.count)
+            stringIndex[s] = i
+            index.strings.append(s)
+            return i
+        }
+        for position in order {
+            let doc = documents[position]
             index.ids.append(doc.id)
             index.titles.append(doc.title)
             index.langs.append(doc.lang)
-            index.urls.append(doc.url)
-            index.tags.append(doc.tags)
+            index.urlValues.append(doc.url ?? "")
+            index.hasURL.append(doc.url == nil ? 0 : 1)
+            for tag in doc.tags { index.tagValues.append(tag) }
+            index.tagStart.append(Int32(index.tagValues.count))
             index.statuses.append(doc.status)
             var count: Int32 = 0
             for field in SearchField.allCases {
                 for ft in doc.fields[field] ?? [] {
                     index.textField.append(UInt8(field.rawValue))
-                    index.textAnchor.append(ft.anchor)
-                    index.textLabel.append(ft.label)
-                    index.textContent.append(ft.text)
+                    index.textAnchor.append(intern(ft.anchor))
+                    index.textLabel.append(intern(ft.label))
                     count += 1
                 }
             }
             index.docTextStart.append(index.docTextStart.last! + count)
         }
 
-        let n = sorted.count
-        let chunkCount = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount * 2, requested == nil ? n / 200 : n))
+        let n = order.count
+        let chunkCount = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount * 4, requested == nil ? n / 100 : n))
         let box = ChunkBox(count: chunkCount)
         let cap = max(0, parameters.maxPositions)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             var chunk = ChunkBuilder(cap: cap, glossary: glossary)
-            var bytes = 0
-            for d in lo..<hi { for texts in sorted[d].fields.values { for t in texts { bytes += t.text.utf8.count } } }
-            chunk.reserve(textBytes: bytes)
-            for d in lo..<hi { chunk.add(sorted[d], doc: Int32(d)) }
+            for d in lo..<hi { chunk.add(documents[order[d]], doc: Int32(d)) }
+            chunk.finish()
             box.set(c, chunk)
         }
         index.merge(box.take())
@@ -118,28 +149,39 @@ public struct SearchIndex: Sendable {
         func take() -> [ChunkBuilder] { lock.lock(); defer { lock.unlock() }; return items.map { $0! } }
     }
 
-    /// Tokenizes and posts a contiguous range of documents with its own vocabulary.
+    /// Tokenizes a contiguous range of documents with its own vocabulary and encodes each
+    /// token's records as they come (the first record's document is kept apart, so that chunks
+    /// can be joined with the right document delta).
     struct ChunkBuilder {
         var tokens = TokenTable()
         var documentFrequency: [Int32] = []
+        var recordCount: [Int32] = []
+        /// Records as encoded, in text order: record `r` is `records[recordStart[r] ..< recordStart[r + 1]]`
+        /// and belongs to token `recordToken[r]` (the first record of a token has no document delta).
+        var records = RawBytes(capacity: 1 << 20)
+        var recordStart: [Int] = [0]
         var recordToken: [Int32] = []
-        var recordDoc: [Int32] = []
-        var recordText: [Int32] = []
-        var recordTf: [Int32] = []
-        var recordPositionStart: [Int32] = []
-        var positions: [Int32] = []
+        /// After `finish()`: each token's records together, `tokenData[tokenDataStart[t] ..< tokenDataStart[t + 1]]`.
+        var tokenData: [UInt8] = []
+        var tokenDataStart: [Int] = []
+        var firstDoc: [Int32] = []
+        var lastDoc: [Int32] = []
         var fieldLengths: [Int32] = []
-        var tokenizer = SearchTokenizer()
+        /// The document texts (docs/search.md §7), with each document's end and checksum.
+        var textBytes: [UInt8] = []
+        var docTextEnd: [Int] = []
+        var docChecksum: [UInt64] = []
+        var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; return t }()
         let cap: Int
         let glossary: SearchGlossary
         var textStamp: [Int32] = []
-        var docStamp: [Int32] = []
         var slotOf: [Int32] = []
         var tokenSlots: [Int32] = []
         var slotToken: [Int32] = []
         var slotTf: [Int32] = []
         var slotPosStart: [Int32] = []
         var slotFill: [Int32] = []
+        var slotPositions: [Int32] = []
         var globalText: Int32 = 0
 
         init(cap: Int, glossary: SearchGlossary) {
@@ -147,25 +189,21 @@ public struct SearchIndex: Sendable {
             self.glossary = glossary
         }
 
-        /// Reserves room from a rough estimate (CJK-heavy text: ~1 posting per 7 bytes).
-        mutating func reserve(textBytes: Int) {
-            let records = textBytes / 7 + 16
-            recordToken.reserveCapacity(records); recordDoc.reserveCapacity(records)
-            recordText.reserveCapacity(records); recordTf.reserveCapacity(records)
-            recordPositionStart.reserveCapacity(records)
-            positions.reserveCapacity(textBytes / 3 + 16)
-        }
-
         mutating func add(_ doc: SearchDocument, doc d: Int32) {
             var lengths = [Int32](repeating: 0, count: SearchIndex.fieldCount)
             var localText: Int32 = 0
+            let blockStart = textBytes.count
             for field in SearchField.allCases {
                 for ft in doc.fields[field] ?? [] {
                     lengths[field.rawValue] += Int32(addText(ft.text, doc: d, localText: localText, expand: field != .code))
+                    Varint.append(UInt32(ft.text.utf8.count), to: &textBytes)
+                    textBytes.append(contentsOf: ft.text.utf8)
                     localText += 1
                 }
             }
             fieldLengths.append(contentsOf: lengths)
+            docTextEnd.append(textBytes.count)
+            docChecksum.append(textBytes.withUnsafeBytes { searchChecksum(UnsafeRawBufferPointer(rebasing: $0[blockStart...])) })
         }
 
         /// Tokenizes and posts one text; returns its literal token count (concept tokens do
@@ -187,15 +225,13 @@ public struct SearchIndex: Sendable {
                     start = end
                     if isNew {
                         textStamp.append(0)
-                        docStamp.append(-1)
                         slotOf.append(0)
                         documentFrequency.append(0)
+                        recordCount.append(0)
+                        firstDoc.append(-1)
+                        lastDoc.append(-1)
                     }
                     let t = Int(id)
-                    if docStamp[t] != doc {
-                        docStamp[t] = doc
-                        documentFrequency[t] += 1
-                    }
                     if textStamp[t] != gt {
                         textStamp[t] = gt
                         slotOf[t] = Int32(slotToken.count)
@@ -210,106 +246,152 @@ public struct SearchIndex: Sendable {
             // Positions, at most `cap` per slot, in token order (positions never decrease).
             slotPosStart.removeAll(keepingCapacity: true)
             slotFill.removeAll(keepingCapacity: true)
-            var next = Int32(positions.count)
+            var next: Int32 = 0
             for s in 0..<slotToken.count {
                 slotPosStart.append(next)
                 slotFill.append(0)
                 next += Int32(min(Int(slotTf[s]), cap))
             }
-            positions.append(contentsOf: repeatElement(0, count: Int(next) - positions.count))
+            slotPositions.removeAll(keepingCapacity: true)
+            slotPositions.append(contentsOf: repeatElement(0, count: Int(next)))
             let tokenPositions = tokenizer.positions
             for k in 0..<n {
                 let s = Int(tokenSlots[k])
                 if Int(slotFill[s]) < cap {
-                    positions[Int(slotPosStart[s] + slotFill[s])] = tokenPositions[k]
+                    slotPositions[Int(slotPosStart[s] + slotFill[s])] = tokenPositions[k]
                     slotFill[s] += 1
                 }
             }
+            let out = records
             for s in 0..<slotToken.count {
+                let t = Int(slotToken[s])
+                if lastDoc[t] != doc { documentFrequency[t] += 1 }
+                if lastDoc[t] < 0 {
+                    firstDoc[t] = doc
+                } else {
+                    out.varint(UInt32(doc - lastDoc[t]))
+                }
+                lastDoc[t] = doc
+                recordCount[t] += 1
+                out.varint(UInt32(localText))
+                out.varint(UInt32(slotTf[s]))
+                var prev: Int32 = 0
+                let p0 = Int(slotPosStart[s])
+                for k in 0..<Int(slotFill[s]) {
+                    let p = slotPositions[p0 + k]
+                    out.varint(UInt32(p - prev))
+                    prev = p
+                }
                 recordToken.append(slotToken[s])
-                recordDoc.append(doc)
-                recordText.append(localText)
-                recordTf.append(slotTf[s])
-                recordPositionStart.append(slotPosStart[s])
+                recordStart.append(out.count)
             }
             return tokenizer.literalCount
         }
+
+        /// Groups the records by token (keeping their order) and drops the scratch buffers.
+        mutating func finish() {
+            let v = tokens.count
+            tokenDataStart = [Int](repeating: 0, count: v + 1)
+            for r in 0..<recordToken.count {
+                tokenDataStart[Int(recordToken[r]) + 1] += recordStart[r + 1] - recordStart[r]
+            }
+            for t in 0..<v { tokenDataStart[t + 1] += tokenDataStart[t] }
+            var fill = tokenDataStart
+            let src = records.base
+            tokenData = [UInt8](unsafeUninitializedCapacity: records.count) { dst, initialized in
+                for r in 0..<recordToken.count {
+                    let a = recordStart[r], len = recordStart[r + 1] - a
+                    let t = Int(recordToken[r])
+                    var o = fill[t]
+                    for k in 0..<len { dst[o] = src.load(fromByteOffset: a + k, as: UInt8.self); o += 1 }
+                    fill[t] = o
+                }
+                initialized = records.count
+            }
+            records = RawBytes(capacity: 16)
+            recordStart = []
+            recordToken = []
+            tokenizer = SearchTokenizer()
+            textStamp = []; slotOf = []; tokenSlots = []; slotToken = []; slotTf = []
+            slotPosStart = []; slotFill = []; slotPositions = []
+        }
     }
 
-    /// Merges chunk vocabularies (first-appearance order, as if built serially) and sorts
-    /// records by token.
+    /// Joins the chunks: vocabularies in first-appearance order (as if built serially), each
+    /// token's encoded records chunk after chunk, the texts, lengths and statistics.
     mutating func merge(_ chunks: [ChunkBuilder]) {
         var maps: [[Int32]] = []
-        for (c, chunk) in chunks.enumerated() {
-            if c == 0 {
-                tokens = chunk.tokens
-                documentFrequency = chunk.documentFrequency
-                maps.append(Array(0..<Int32(chunk.tokens.count)))
-                continue
-            }
+        tokens = TokenTable()
+        for chunk in chunks {
             var map = [Int32](repeating: 0, count: chunk.tokens.count)
             chunk.tokens.bytes.withUnsafeBufferPointer { bytes in
                 for i in 0..<chunk.tokens.count {
                     let s = chunk.tokens.start(i)
                     let (id, isNew) = tokens.intern(bytes.baseAddress! + s, Int(chunk.tokens.ends[i]) - s, hash: chunk.tokens.hashes[i])
-                    if isNew { documentFrequency.append(0) }
+                    if isNew { documentFrequency.append(0); recordCount.append(0) }
                     documentFrequency[Int(id)] += chunk.documentFrequency[i]
+                    recordCount[Int(id)] += chunk.recordCount[i]
                     map[i] = id
                 }
             }
             maps.append(map)
         }
         let v = tokens.count
-        let r = chunks.reduce(0) { $0 + $1.recordToken.count }
-        var start = [Int32](repeating: 0, count: v + 1)
+
+        // Postings: sizes, then bytes.
+        var size = [Int](repeating: 0, count: v)
+        var prevLast = [Int32](repeating: 0, count: v)
         for (c, chunk) in chunks.enumerated() {
             let map = maps[c]
-            for t in chunk.recordToken { start[Int(map[Int(t)]) + 1] += 1 }
+            for i in 0..<chunk.tokens.count {
+                let g = Int(map[i])
+                size[g] += Varint.length(UInt32(chunk.firstDoc[i] - prevLast[g])) + chunk.tokenDataStart[i + 1] - chunk.tokenDataStart[i]
+                prevLast[g] = chunk.lastDoc[i]
+            }
         }
-        for t in 0..<v { start[t + 1] += start[t] }
-        var fill = start
-        var doc = [Int32](repeating: 0, count: r)
-        var text = [Int32](repeating: 0, count: r)
-        var tf = [Int32](repeating: 0, count: r)
-        var source = [Int32](repeating: 0, count: r)
-        var sourceChunk = [UInt16](repeating: 0, count: r)
+        postingOffset = [Int64](repeating: 0, count: v + 1)
+        for t in 0..<v { postingOffset[t + 1] = postingOffset[t] + Int64(size[t]) }
+        let total = Int(postingOffset[v])
+        let out = UnsafeMutableRawPointer.allocate(byteCount: max(1, total), alignment: 8)
+        var cursor = postingOffset.map(Int.init)
+        for t in 0..<v { prevLast[t] = 0 }
+        for (c, chunk) in chunks.enumerated() {
+            let map = maps[c]
+            for i in 0..<chunk.tokens.count {
+                let g = Int(map[i])
+                cursor[g] += Varint.write(UInt32(chunk.firstDoc[i] - prevLast[g]), to: out + cursor[g])
+                let a = chunk.tokenDataStart[i], len = chunk.tokenDataStart[i + 1] - a
+                chunk.tokenData.withUnsafeBytes { b in
+                    if len > 0 { (out + cursor[g]).copyMemory(from: b.baseAddress! + a, byteCount: len) }
+                }
+                cursor[g] += len
+                prevLast[g] = chunk.lastDoc[i]
+            }
+        }
+        postingBytes = ByteRegion(taking: out, count: total)
+        postingChecksum = (0..<v).map { searchChecksum(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1]))) }
+
+        // Texts and field lengths.
+        let textTotal = chunks.reduce(0) { $0 + $1.textBytes.count }
+        let texts = UnsafeMutableRawPointer.allocate(byteCount: max(1, textTotal), alignment: 8)
+        var at = 0
+        textBlockStart = [0]
+        textBlockStart.reserveCapacity(ids.count + 1)
+        textBlockChecksum = []
+        textBlockChecksum.reserveCapacity(ids.count)
         fieldLengths = []
         fieldLengths.reserveCapacity(ids.count * SearchIndex.fieldCount)
-        for (c, chunk) in chunks.enumerated() {
-            let map = maps[c]
-            for i in 0..<chunk.recordToken.count {
-                let t = Int(map[Int(chunk.recordToken[i])])
-                let j = Int(fill[t])
-                fill[t] += 1
-                doc[j] = chunk.recordDoc[i]
-                text[j] = chunk.recordText[i]
-                tf[j] = chunk.recordTf[i]
-                source[j] = chunk.recordPositionStart[i]
-                sourceChunk[j] = UInt16(c)
+        for chunk in chunks {
+            chunk.textBytes.withUnsafeBytes { b in
+                if let base = b.baseAddress { (texts + at).copyMemory(from: base, byteCount: b.count) }
             }
+            for end in chunk.docTextEnd { textBlockStart.append(Int64(at + end)) }
+            at += chunk.textBytes.count
+            textBlockChecksum.append(contentsOf: chunk.docChecksum)
             fieldLengths.append(contentsOf: chunk.fieldLengths)
         }
-        // Positions in record order, so a record's positions start where the previous one's end.
-        let cap = parameters.maxPositions
-        var pos = [Int32](repeating: 0, count: r)
-        let total = chunks.reduce(0) { $0 + $1.positions.count }
-        let chunkPositions = chunks.map(\.positions)
-        positions = [Int32](unsafeUninitializedCapacity: total) { out, initialized in
-            var o = 0
-            for j in 0..<r {
-                pos[j] = Int32(o)
-                let from = Int(source[j])
-                chunkPositions[Int(sourceChunk[j])].withUnsafeBufferPointer { src in
-                    for k in 0..<min(Int(tf[j]), cap) { out[o] = src[from + k]; o += 1 }
-                }
-            }
-            initialized = o
-        }
-        postingStart = start
-        recordDoc = doc
-        recordText = text
-        recordTf = tf
-        recordPositionStart = pos
+        textBlocks = ByteRegion(taking: texts, count: textTotal)
+
         var totalLength = [Int](repeating: 0, count: SearchIndex.fieldCount)
         for (i, l) in fieldLengths.enumerated() { totalLength[i % SearchIndex.fieldCount] += Int(l) }
         finishStatistics(totalLength: totalLength)
@@ -324,5 +406,79 @@ public struct SearchIndex: Sendable {
 
     static func idf(df: Double, n: Double) -> Double {
         log(1 + (n - df + 0.5) / (df + 0.5))
+    }
+
+    // MARK: Decoding
+
+    /// The records of token `id`, decoded on first use. Nil (and the index marked damaged) when
+    /// the stored list fails its checksum or structure.
+    func postingList(_ id: Int32) -> PostingList? {
+        if let list = cache.list(id) { return list }
+        guard let list = decodePostings(Int(id)) else {
+            cache.markDamaged()
+            return nil
+        }
+        cache.store(id, list)
+        return list
+    }
+
+    func decodePostings(_ t: Int) -> PostingList? {
+        let lo = Int(postingOffset[t]), hi = Int(postingOffset[t + 1])
+        guard lo <= hi, hi <= postingBytes.count else { return nil }
+        let raw = postingBytes.slice(lo..<hi)
+        guard searchChecksum(raw) == postingChecksum[t] else { return nil }
+        let records = Int(recordCount[t])
+        let cap = parameters.maxPositions
+        let n = ids.count
+        var list = PostingList()
+        list.doc.reserveCapacity(records); list.text.reserveCapacity(records)
+        list.tf.reserveCapacity(records); list.posStart.reserveCapacity(records)
+        list.pos.reserveCapacity(records * 2)
+        let ok: Bool = docTextStart.withUnsafeBufferPointer { dts in
+            var reader = VarintReader(raw.bindMemory(to: UInt8.self))
+            var doc: UInt32 = 0
+            var lastDoc = -1, lastText = -1
+            for _ in 0..<records {
+                guard let dd = reader.read(), let tx = reader.read(), let f = reader.read() else { return false }
+                doc &+= dd
+                guard doc < UInt32(n), f >= 1, f <= UInt32(Int32.max) else { return false }
+                let d = Int(doc), x = Int(tx)
+                guard x < Int(dts[d + 1] - dts[d]), d > lastDoc || (d == lastDoc && x > lastText) else { return false }
+                lastDoc = d; lastText = x
+                list.doc.append(Int32(d)); list.text.append(Int32(x)); list.tf.append(Int32(f))
+                list.posStart.append(Int32(list.pos.count))
+                var p: UInt32 = 0
+                for _ in 0..<min(Int(f), cap) {
+                    guard let delta = reader.read() else { return false }
+                    p &+= delta
+                    list.pos.append(Int32(truncatingIfNeeded: p))
+                }
+            }
+            return reader.isAtEnd
+        }
+        return ok ? list : nil
+    }
+
+    /// The texts of document `d` in text order; nil (and the index marked damaged) if its block
+    /// fails its checksum or structure.
+    public func texts(ofDocument d: Int) -> [String]? {
+        let lo = Int(textBlockStart[d]), hi = Int(textBlockStart[d + 1])
+        guard lo <= hi, hi <= textBlocks.count else { cache.markDamaged(); return nil }
+        let raw = textBlocks.slice(lo..<hi)
+        guard searchChecksum(raw) == textBlockChecksum[d] else { cache.markDamaged(); return nil }
+        let bytes = raw.bindMemory(to: UInt8.self)
+        var reader = VarintReader(bytes)
+        var out: [String] = []
+        let count = Int(docTextStart[d + 1] - docTextStart[d])
+        out.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let len = reader.read(), reader.offset + Int(len) <= bytes.count,
+                  let s = String(validating: UnsafeBufferPointer(rebasing: bytes[reader.offset..<reader.offset + Int(len)]), as: UTF8.self)
+            else { cache.markDamaged(); return nil }
+            reader.offset += Int(len)
+            out.append(s)
+        }
+        guard reader.isAtEnd else { cache.markDamaged(); return nil }
+        return out
     }
 }

@@ -46,45 +46,43 @@ public struct SearchIndexStore: Sendable {
 
     /// Opens the index, rebuilding it if needed. `parseProblems` receives diagnostics of
     /// entries that could not be read during a rebuild.
-    public func open(forceRebuild: Bool = false) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
-        let files = try Self.entryFiles(in: entriesDirectory)
+    public func open(forceRebuild: Bool = false, reason: Freshness? = nil) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
+        let files = try Self.scanEntries(in: entriesDirectory)
         let manifestPath = (cacheDirectory as NSString).appendingPathComponent(Self.manifestName)
         let indexPath = (cacheDirectory as NSString).appendingPathComponent(Self.indexName)
-        let previous = forceRebuild ? [:] : Self.readManifest(manifestPath)
+        let previousList = forceRebuild ? [] : Self.readManifest(manifestPath)
+        // Both lists are sorted by path: compare them in step; look paths up only if they differ.
+        var lookup: [String: FileState]? = nil
+        if previousList.count != files.count || zip(previousList, files).contains(where: { $0.path != $1.path }) {
+            lookup = Dictionary(previousList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        }
         var states: [FileState] = []
         states.reserveCapacity(files.count)
-        var changed = forceRebuild || previous.count != files.count
-        let resolvedRoot = URL(fileURLWithPath: entriesDirectory).resolvingSymlinksInPath().path
-        for file in files {
-            if URL(fileURLWithPath: file).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot + "/") == false {
+        var changed = forceRebuild || previousList.count != files.count
+        for (i, file) in files.enumerated() {
+            let old = lookup == nil ? previousList[i] : lookup![file.path]
+            if file.outside {
                 // Outside the entries folder: not read; the rebuild reports it.
-                let state = FileState(path: file, size: -1, mtime: 0, hash: 0)
-                if previous[file] != state { changed = true }
+                let state = FileState(path: file.path, size: -1, mtime: 0, hash: 0)
+                if old != state { changed = true }
                 states.append(state)
                 continue
             }
-            var info = stat()
-            guard stat(file, &info) == 0 else { changed = true; continue }
-            let size = Int64(info.st_size)
-            let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            if let old = previous[file], old.size == size, old.mtime == mtime {
+            if let old, old.size == file.size, old.mtime == file.mtime {
                 states.append(old)
                 continue
             }
-            let hash = Self.contentHash(path: file)
-            if let old = previous[file], old.hash == hash {
-                states.append(FileState(path: file, size: size, mtime: mtime, hash: hash))
-                continue
-            }
+            let hash = Self.contentHash(path: file.path)
+            states.append(FileState(path: file.path, size: file.size, mtime: file.mtime, hash: hash))
+            if let old, old.hash == hash { continue }
             changed = true
-            states.append(FileState(path: file, size: size, mtime: mtime, hash: hash))
         }
         let glossaryHash = Self.contentHash(path: (entriesDirectory as NSString).appendingPathComponent(Glossary.fileName))
         let fingerprint = Self.fingerprint(states, extra: glossaryHash)
         if !changed {
             do {
                 let index = try SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint)
-                if states != Array(previous.values).sorted(by: { $0.path < $1.path }) {
+                if states != previousList {
                     try? Self.writeManifest(states, to: manifestPath)
                 }
                 return (index, .reused, [])
@@ -93,7 +91,7 @@ public struct SearchIndexStore: Sendable {
                                    manifestPath: manifestPath, indexPath: indexPath)
             }
         }
-        let freshness: Freshness = previous.isEmpty && !FileManager.default.fileExists(atPath: indexPath) ? .built : .rebuiltChanged
+        let freshness: Freshness = reason ?? (previousList.isEmpty && !FileManager.default.fileExists(atPath: indexPath) ? .built : .rebuiltChanged)
         return try rebuild(states: states, fingerprint: fingerprint, freshness: freshness, manifestPath: manifestPath, indexPath: indexPath)
     }
 
@@ -123,17 +121,45 @@ public struct SearchIndexStore: Sendable {
         return (index, freshness, [])
     }
 
+    /// Every `<folder>/entry.md` (absolute path, size, modification time in ns), sorted by path;
+    /// one `fstatat` per folder. An entry reached through a symbolic link (the folder or the
+    /// file) that resolves outside the entries folder is listed with `outside` set and no size.
+    static func scanEntries(in directory: String) throws -> [(path: String, size: Int64, mtime: Int64, outside: Bool)] {
+        guard let dir = opendir(directory) else { throw KBError("no entries folder at \(directory)") }
+        defer { closedir(dir) }
+        let fd = dirfd(dir)
+        var found: [(path: String, size: Int64, mtime: Int64, outside: Bool)] = []
+        var resolvedRoot: String? = nil
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            guard !name.hasPrefix(".") else { continue }
+            let relative = name + "/" + EntryLocator.entryFileName
+            let path = directory + "/" + relative
+            var info = stat()
+            guard fstatat(fd, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            let linked = Int32(item.pointee.d_type) != Int32(DT_DIR) || (info.st_mode & S_IFMT) == S_IFLNK
+            if linked {
+                // A symbolic link on the way: only followed when it stays inside the entries folder.
+                guard fstatat(fd, relative, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                if resolvedRoot == nil { resolvedRoot = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path }
+                if !URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot! + "/") {
+                    found.append((path, -1, 0, true))
+                    continue
+                }
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            found.append((path, Int64(info.st_size),
+                          Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), false))
+        }
+        found.sort { $0.path < $1.path }
+        return found
+    }
+
     /// Absolute paths of every `<folder>/entry.md`, sorted.
     static func entryFiles(in directory: String) throws -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw KBError("no entries folder at \(directory)")
-        }
-        var files: [String] = []
-        for name in names where !name.hasPrefix(".") {
-            let file = directory + "/" + name + "/" + EntryLocator.entryFileName
-            if access(file, F_OK) == 0 { files.append(file) }
-        }
-        return files.sorted()
+        try scanEntries(in: directory).map(\.path)
     }
 
     /// FNV-1a 64 of a file's bytes (0 for a missing file).
@@ -160,17 +186,50 @@ public struct SearchIndexStore: Sendable {
         return String(hash, radix: 16)
     }
 
-    static func readManifest(_ path: String) -> [String: FileState] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
-        var result: [String: FileState] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 4, let size = Int64(fields[1]), let mtime = Int64(fields[2]),
-                  let hash = UInt64(fields[3], radix: 16) else { return [:] }
-            let path = String(fields[0])
-            result[path] = FileState(path: path, size: size, mtime: mtime, hash: hash)
+    /// The manifest's lines (path, size, mtime, hash in hex), in file order; empty if unreadable.
+    static func readManifest(_ path: String) -> [FileState] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.withUnsafeBytes { raw -> [FileState] in
+            let b = raw.bindMemory(to: UInt8.self)
+            var result: [FileState] = []
+            var i = 0
+            let n = b.count
+            func field(_ end: UInt8) -> Range<Int>? {
+                let start = i
+                while i < n && b[i] != end && b[i] != 0x0A { i += 1 }
+                guard i < n, b[i] == end else { return nil }
+                defer { i += 1 }
+                return start..<i
+            }
+            func number(_ r: Range<Int>, radix: UInt64) -> UInt64? {
+                guard !r.isEmpty, r.count <= 20 else { return nil }
+                var v: UInt64 = 0
+                for k in r {
+                    let c = b[k]
+                    let digit: UInt64
+                    switch c {
+                    case 0x30...0x39: digit = UInt64(c - 0x30)
+                    case 0x61...0x66 where radix == 16: digit = UInt64(c - 0x61 + 10)
+                    default: return nil
+                    }
+                    let (m, o1) = v.multipliedReportingOverflow(by: radix)
+                    let (s, o2) = m.addingReportingOverflow(digit)
+                    if o1 || o2 { return nil }
+                    v = s
+                }
+                return v
+            }
+            while i < n {
+                guard let p = field(0x09), let sz = field(0x09), let mt = field(0x09), let h = field(0x0A),
+                      let size = number(sz, radix: 10), let mtime = number(mt, radix: 10), let hash = number(h, radix: 16),
+                      size <= UInt64(Int64.max), mtime <= UInt64(Int64.max) else { return [] }
+                let path = String(decoding: UnsafeBufferPointer(rebasing: b[p]), as: UTF8.self)
+                result.append(FileState(path: path, size: Int64(size), mtime: Int64(mtime), hash: hash))
+            }
+            // Written sorted; anything else is not our manifest.
+            for k in result.indices.dropFirst() where !(result[k - 1].path < result[k].path) { return [] }
+            return result
         }
-        return result
     }
 
     static func writeManifest(_ states: [FileState], to path: String) throws {

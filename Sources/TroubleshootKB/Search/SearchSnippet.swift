@@ -85,7 +85,8 @@ extension SearchIndex {
     /// The snippet of a result's best text, for callers that searched with `snippetLength: 0`.
     public func snippet(for result: SearchResult, query: String, length: Int = 120) -> SearchSnippet {
         let gt = Int(docTextStart[result.docIndex]) + result.textIndex
-        return SearchIndex.snippet(textContent[gt], query: query, length: length,
+        let text = texts(ofDocument: result.docIndex).flatMap { result.textIndex < $0.count ? $0[result.textIndex] : nil } ?? ""
+        return SearchIndex.snippet(text, query: query, length: length,
                                    glossary: textField[gt] == UInt8(SearchField.code.rawValue) ? .empty : glossary)
     }
 }

@@ -97,6 +97,8 @@ struct SearchTokenizer {
     // Normalised text.
     private(set) var original: [UInt32] = []
     private(set) var normalized: [UInt32] = []
+    /// Whether token kinds and source ranges are recorded (the index does not need them).
+    var tracksSources = true
     private var normStart: [Int32] = []
     private var normEnd: [Int32] = []
 
@@ -193,8 +195,10 @@ struct SearchTokenizer {
     @inline(__always)
     private mutating func append(_ v: UInt32, _ start: Int, _ end: Int) {
         normalized.append(v)
-        normStart.append(Int32(start))
-        normEnd.append(Int32(end))
+        if tracksSources {
+            normStart.append(Int32(start))
+            normEnd.append(Int32(end))
+        }
     }
 
     private static func decodeUTF8(_ buf: UnsafeBufferPointer<UInt8>, into original: inout [UInt32]) {
@@ -292,11 +296,13 @@ struct SearchTokenizer {
             hashes.append(glossary.tokenHashes[m.concept])
             ends.append(Int32(bytes.count))
             positions.append(scalarPositions[m.start])
-            kinds.append(Self.kindConcept)
-            sourceStarts.append(normStart[m.start])
-            sourceEnds.append(normEnd[m.end - 1])
-            normalizedStarts.append(Int32(m.start))
-            normalizedEnds.append(Int32(m.end))
+            if tracksSources {
+                kinds.append(Self.kindConcept)
+                sourceStarts.append(normStart[m.start])
+                sourceEnds.append(normEnd[m.end - 1])
+                normalizedStarts.append(Int32(m.start))
+                normalizedEnds.append(Int32(m.end))
+            }
         }
     }
 
@@ -312,11 +318,13 @@ struct SearchTokenizer {
         hashes.append(h)
         ends.append(Int32(bytes.count))
         positions.append(position)
-        kinds.append(kind)
-        sourceStarts.append(normStart[a])
-        sourceEnds.append(normEnd[b - 1])
-        normalizedStarts.append(Int32(a))
-        normalizedEnds.append(Int32(b))
+        if tracksSources {
+            kinds.append(kind)
+            sourceStarts.append(normStart[a])
+            sourceEnds.append(normEnd[b - 1])
+            normalizedStarts.append(Int32(a))
+            normalizedEnds.append(Int32(b))
+        }
     }
 
     private mutating func emitCJKRun(_ a: Int, _ b: Int, _ pos: Int32, _ mode: SearchAnalysisMode) {

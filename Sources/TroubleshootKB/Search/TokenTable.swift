@@ -4,7 +4,7 @@ struct TokenTable: Sendable {
     /// End offset of each token in `bytes`; token `i` starts at `ends[i - 1]` (or 0).
     private(set) var ends: [Int32] = []
     private(set) var hashes: [UInt32] = []
-    private var slots: [Int32]
+    private(set) var slots: [Int32]
     private var shift: UInt32
 
     init(capacity: Int = 1024) {
@@ -24,6 +24,28 @@ struct TokenTable: Sendable {
             hashes.append(h)
             insertSlot(Int32(i), hash: h)
         }
+    }
+
+    /// A table read back from its parts (`bytes`, `ends`, `hashes`, `slots`); nil unless they fit
+    /// together (ends increasing within `bytes`, a power-of-two slot table at most half full whose
+    /// entries are -1 or token ids; hashes are trusted, a wrong one only makes a lookup miss).
+    init?(bytes: [UInt8], ends: [Int32], hashes: [UInt32], slots: [Int32]) {
+        let n = ends.count
+        guard hashes.count == n, slots.count >= 16, slots.count & (slots.count - 1) == 0, n * 2 <= slots.count else { return nil }
+        var last: Int32 = 0
+        for e in ends { if e <= last { return nil }; last = e }
+        guard Int(last) == bytes.count else { return nil }
+        var used = 0
+        for s in slots {
+            guard s >= -1, Int(s) < n else { return nil }
+            if s >= 0 { used += 1 }
+        }
+        guard used == n else { return nil }
+        self.bytes = bytes
+        self.ends = ends
+        self.hashes = hashes
+        self.slots = slots
+        shift = 32 - UInt32(slots.count.trailingZeroBitCount)
     }
 
     var count: Int { ends.count }

@@ -4,10 +4,13 @@ import Foundation
 /// "Search"): the web export of the same `SearchIndex` that `kb search` uses, wrapped as script
 /// files so that it loads from `file://` too (browsers refuse `fetch()` there).
 ///
-/// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` the metadata (documents, weights, …)
+/// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` what ranking needs (weights, field
+///   lengths and text counts of every document), loaded on the first query
 /// - `search/shard-<i>.js`: `__kbSearchData("shard", i, {…});` postings of tokens in shard i
-/// - `search/doc-<d>.js`: `__kbSearchData("doc", d, ["text", …]);` the texts of document d,
-///   loaded for results only, to show the matching snippet
+/// - `search/doc-<d>.js`: `__kbSearchData("doc", d, {…});` id, title, URL, language and texts
+///   (field, anchor, label, text) of document d, loaded for shown results only
+/// - `search/filters.js`: `__kbSearchData("filters", 0, {…});` language, status and tags of
+///   every document, loaded only to filter
 struct SiteSearchExport {
     static let folder = "search"
     static let callback = "__kbSearchData"
@@ -27,43 +30,42 @@ struct SiteSearchExport {
         for (i, shard) in export.shards.enumerated() {
             try writer.write(Self.folder + "/shard-\(i).js", Self.script("shard", i, shard))
         }
-        for doc in 0..<index.documentCount {
-            var json = JSONWriter()
-            json.raw("[")
-            for (k, t) in (Int(index.docTextStart[doc])..<Int(index.docTextStart[doc + 1])).enumerated() {
-                if k > 0 { json.raw(",") }
-                json.string(index.textContent[t])
-            }
-            json.raw("]")
-            try writer.write(Self.folder + "/doc-\(doc).js", Self.script("doc", doc, Data(json.bytes)))
+        for (d, doc) in export.docs.enumerated() {
+            try writer.write(Self.folder + "/doc-\(d).js", Self.script("doc", d, doc))
         }
+        try writer.write(Self.folder + "/filters.js", Self.script("filters", 0, export.filters))
     }
 
     /// `__kbSearchData("kind", n, JSON);` — JSON is valid JavaScript once U+2028/U+2029 are
     /// escaped (older engines reject them raw in string literals); `<`, `>` and `&` are escaped
     /// too, so entry text never appears as markup in any output file.
     static func script(_ kind: String, _ number: Int, _ json: Data) -> Data {
-        var out = Data("\(callback)(\"\(kind)\",\(number),".utf8)
-        out.reserveCapacity(json.count + 40)
-        let bytes = [UInt8](json)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
-                i += 3
-                continue
+        var out = [UInt8]()
+        out.reserveCapacity(json.count + json.count / 16 + 48)
+        out.append(contentsOf: "\(callback)(\"\(kind)\",\(number),".utf8)
+        json.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var n = bytes.count
+            while n > 0 && bytes[n - 1] == 0x0A { n -= 1 }
+            var i = 0
+            while i < n {
+                let b = bytes[i]
+                if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                    out.append(contentsOf: (bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    i += 3
+                    continue
+                }
+                switch b {
+                // Only inside JSON strings: escaped so no entry text reads as markup, wherever the data lands.
+                case 0x3C: out.append(contentsOf: "\\u003c".utf8)
+                case 0x3E: out.append(contentsOf: "\\u003e".utf8)
+                case 0x26: out.append(contentsOf: "\\u0026".utf8)
+                default: out.append(b)
+                }
+                i += 1
             }
-            switch bytes[i] {
-            // Only inside JSON strings: escaped so no entry text reads as markup, wherever the data lands.
-            case 0x3C: out.append(contentsOf: Array("\\u003c".utf8))
-            case 0x3E: out.append(contentsOf: Array("\\u003e".utf8))
-            case 0x26: out.append(contentsOf: Array("\\u0026".utf8))
-            default: out.append(bytes[i])
-            }
-            i += 1
         }
-        while let last = out.last, last == 0x0A { out.removeLast() }
-        out.append(contentsOf: Array(");\n".utf8))
-        return out
+        out.append(contentsOf: ");\n".utf8)
+        return Data(out)
     }
 }

@@ -115,9 +115,11 @@ final class SiteWriter: @unchecked Sendable {
             if !folder.isEmpty { folders.insert(folder) }
         }
         for folder in folders.sorted() {
+            let full = staging + "/" + folder
+            // Sorted, so parents come first: usually one mkdir per folder.
+            if mkdir(full, 0o755) == 0 || errno == EEXIST { continue }
             do {
-                try FileManager.default.createDirectory(atPath: (staging as NSString).appendingPathComponent(folder),
-                                                        withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
             } catch {
                 throw SiteBuildError(step: .write, path: folder, message: "cannot create the folder: \(error.localizedDescription)")
             }
@@ -126,11 +128,25 @@ final class SiteWriter: @unchecked Sendable {
 
     /// Writes one file (its folder must exist); safe to call from several threads.
     func write(_ path: String, _ data: Data) throws {
-        let target = (staging as NSString).appendingPathComponent(path)
-        do {
-            try data.write(to: URL(fileURLWithPath: target))
-        } catch {
-            throw SiteBuildError(step: .write, path: path, message: "cannot write the file: \(error.localizedDescription)")
+        let target = staging + "/" + path
+        // Plain writes: the staging folder is swapped in as a whole, so files need no atomic
+        // replacement or flushing of their own.
+        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw SiteBuildError(step: .write, path: path, message: "cannot write the file: \(String(cString: strerror(errno)))")
+        }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let k = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                if k < 0 { if errno == EINTR { continue }; failure = errno; return }
+                done += k
+            }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
+            throw SiteBuildError(step: .write, path: path, message: "cannot write the file: \(String(cString: strerror(failure)))")
         }
         lock.lock()
         bytes += data.count

@@ -169,13 +169,16 @@ struct SiteSecurityTests {
         let kb = try KnowledgeBase.load(paths: [root + "/entries"], workingDirectory: root)
         let index = SearchIndex.build(documents: kb.entries.map { SearchDocument(entry: $0) })
         let export = index.webExport(shardCount: 4)
-        for (name, data) in [("search-meta.json", export.meta)] + export.shards.enumerated().map({ ("search-shard-\($0.offset).json", $0.element) }) {
+        let files = [("search-meta.json", export.meta), ("search-filters.json", export.filters)]
+            + export.shards.enumerated().map({ ("search-shard-\($0.offset).json", $0.element) })
+            + export.docs.enumerated().map({ ("search-doc-\($0.offset).json", $0.element) })
+        for (name, data) in files {
             let text = String(decoding: data, as: UTF8.self)
             #expect(!text.contains("<") && !text.contains(">"), "\(name) holds an unescaped < or >")
             #expect(Self.unescapedPayloads(in: text).isEmpty, "\(name)")
             #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "\(name) is not JSON")
         }
-        #expect(String(decoding: export.meta, as: UTF8.self).contains("\\u003cscript\\u003e"))
+        #expect(export.docs.contains { String(decoding: $0, as: UTF8.self).contains("\\u003cscript\\u003e") })
         // Terminal and JSON search results.
         let json = Self.kb(["search", "kb-xss-symptom", "--format", "json"], root: root)
         #expect(json.code == 0, "\(json.stderr)")

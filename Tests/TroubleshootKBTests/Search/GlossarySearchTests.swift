@@ -75,6 +75,33 @@ import Testing
         #expect(one.serialized() == many.serialized())
     }
 
+    @Test func mappedFileDecodesConceptPostingsOnDemand() throws {
+        let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: Self.glossary)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kb-glossary-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try index.write(to: url, fingerprint: "g")
+        let mapped = try SearchIndex.read(from: url, expectedFingerprint: "g")
+        #expect(mapped.glossary.concepts == index.glossary.concepts)
+        #expect(mapped.parameters == index.parameters)
+        // A cross-language query: its concept token's postings come from the mapped file.
+        let results = mapped.search(query: "网络请求超时")
+        #expect(results == index.search(query: "网络请求超时"))
+        #expect(results.contains { $0.viaGlossary.contains("timeout") })
+        let id = mapped.tokens.find("~c:timeout")
+        #expect(id >= 0 && mapped.postingList(id)?.count == index.postingList(id)?.count)
+        for q in SearchTestCorpus.fixtureQueries {
+            #expect(mapped.search(query: q.query, filters: q.filters) == index.search(query: q.query, filters: q.filters))
+        }
+        #expect(!mapped.isDamaged)
+        // A damaged concept posting list is noticed by the search that needs it.
+        var data = try Data(contentsOf: url)
+        data[index.serializedHead(fingerprint: "g").count + Int(index.postingOffset[Int(id)])] ^= 0x01
+        try data.write(to: url)
+        let damaged = try SearchIndex.read(from: url, expectedFingerprint: "g")
+        _ = damaged.search(query: "网络请求超时")
+        #expect(damaged.isDamaged)
+    }
+
     // MARK: CLI
 
     static func kb(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {

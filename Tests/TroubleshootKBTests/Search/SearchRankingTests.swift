@@ -110,6 +110,30 @@ import Testing
         #expect(throws: SearchIndexError.notAnIndex) { try SearchIndex(serialized: Data()) }
     }
 
+    @Test func mappedFileReadsPostingsLazilyAndNoticesDamage() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kb-index-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Self.index.write(to: url, fingerprint: "f")
+        let mapped = try SearchIndex.read(from: url, expectedFingerprint: "f")
+        for q in SearchTestCorpus.fixtureQueries {
+            #expect(mapped.search(query: q.query, filters: q.filters) == Self.index.search(query: q.query, filters: q.filters))
+        }
+        #expect(!mapped.isDamaged)
+        #expect(throws: SearchIndexError.fingerprintMismatch) { try SearchIndex.read(from: url, expectedFingerprint: "g") }
+        // Flip a byte inside the posting list of a query token: opening still works (the eager part
+        // is intact), the search notices the damage.
+        var data = try Data(contentsOf: url)
+        let head = Self.index.serializedHead(fingerprint: "f").count
+        let id = Int(Self.index.tokens.find("toolbar"))
+        let offset = head + Int(Self.index.postingOffset[id])
+        data[offset] ^= 0x01
+        try data.write(to: url)
+        let damaged = try SearchIndex.read(from: url, expectedFingerprint: "f")
+        _ = damaged.search(query: "toolbar")
+        #expect(damaged.isDamaged)
+        #expect(throws: SearchIndexError.corrupt("checksum")) { try SearchIndex(serialized: data) }
+    }
+
     @Test func emptyIndexAndEmptyQuery() {
         let empty = SearchIndex.build(documents: [])
         #expect(empty.search(query: "anything").isEmpty)
@@ -163,6 +187,8 @@ import Testing
         let export = index.webExport(shardCount: shardCount)
         var files = [("web/search-meta.json", export.meta)]
         for (i, s) in export.shards.enumerated() { files.append(("web/search-shard-\(i).json", s)) }
+        for (d, doc) in export.docs.enumerated() { files.append(("web/search-doc-\(d).json", doc)) }
+        files.append(("web/search-filters.json", export.filters))
         files.append(("expected-results.json", expectedResults(index)))
         return files
     }
@@ -189,6 +215,8 @@ import Testing
         let export = index.webExport(shardCount: 8)
         var files = [("entries/web/search-meta.json", export.meta)]
         for (i, s) in export.shards.enumerated() { files.append(("entries/web/search-shard-\(i).json", s)) }
+        for (d, doc) in export.docs.enumerated() { files.append(("entries/web/search-doc-\(d).json", doc)) }
+        files.append(("entries/web/search-filters.json", export.filters))
         let queries = (dev + SearchEvaluationTests.extraQueries()).map { ($0.text, SearchFilters.none, Optional($0.expected), Optional($0.segment)) }
         files.append(("entries/expected-results.json", expectedResults(index, queries)))
         return files
