@@ -60,14 +60,25 @@ public struct Linter: Sendable {
     public func lint(_ kb: KnowledgeBase, knownIDs: Set<String>) -> [Diagnostic] {
         var diagnostics = kb.locatorDiagnostics
         var firstPathForID: [String: String] = [:]
-        for item in kb.items {
+        // The per-entry rules run in parallel; the cross-entry rule (duplicate ids) after.
+        let items = kb.items
+        let perEntry = UnsafeMutableBufferPointer<[Diagnostic]>.allocate(capacity: items.count)
+        perEntry.initialize(repeating: [])
+        defer { perEntry.deinitialize(); perEntry.deallocate() }
+        nonisolated(unsafe) let output = perEntry
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            let item = items[index]
+            guard let entry = item.entry else { return }
+            output[index] = lint(entry, location: item.location, knownIDs: knownIDs)
+        }
+        for (index, item) in items.enumerated() {
             diagnostics += item.diagnostics
             if item.size > Self.maximumEntrySize && item.entry != nil {
                 diagnostics.append(Diagnostic(path: item.location.displayPath, location: nil, severity: .error,
                                               message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: "file-too-large"))
             }
             guard let entry = item.entry else { continue }
-            diagnostics += lint(entry, location: item.location, knownIDs: knownIDs)
+            diagnostics += perEntry[index]
             if let other = firstPathForID[entry.id] {
                 diagnostics.append(Diagnostic(path: entry.path, location: entry.metadata.locations["id"], severity: .error,
                                               message: "id '\(entry.id)' is also used by \(other)", rule: "duplicate-id"))
