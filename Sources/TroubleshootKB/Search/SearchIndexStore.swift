@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -128,33 +129,61 @@ public struct SearchIndexStore: Sendable {
         guard let dir = opendir(directory) else { throw KBError("no entries folder at \(directory)") }
         defer { closedir(dir) }
         let fd = dirfd(dir)
-        var found: [(path: String, size: Int64, mtime: Int64, outside: Bool)] = []
-        var resolvedRoot: String? = nil
+        var names: [(name: String, isDirectory: Bool)] = []
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
             guard !name.hasPrefix(".") else { continue }
-            let relative = name + "/" + EntryLocator.entryFileName
-            let path = directory + "/" + relative
-            var info = stat()
-            guard fstatat(fd, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            let linked = Int32(item.pointee.d_type) != Int32(DT_DIR) || (info.st_mode & S_IFMT) == S_IFLNK
-            if linked {
-                // A symbolic link on the way: only followed when it stays inside the entries folder.
-                guard fstatat(fd, relative, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                if resolvedRoot == nil { resolvedRoot = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path }
-                if !URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot! + "/") {
-                    found.append((path, -1, 0, true))
-                    continue
-                }
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            found.append((path, Int64(info.st_size),
-                          Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), false))
+            names.append((name, Int32(item.pointee.d_type) == Int32(DT_DIR)))
         }
-        found.sort { $0.path < $1.path }
+        // The stat calls (path lookups in the kernel) dominate a warm `kb search`: spread them.
+        typealias Found = (path: String, size: Int64, mtime: Int64, outside: Bool)
+        let resolvedRoot = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+        let slices = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, names.count / 512))
+        let results = UnsafeMutableBufferPointer<[Found]>.allocate(capacity: slices)
+        results.initialize(repeating: [])
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        let items = names
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            var found: [Found] = []
+            let lower = items.count * slice / slices, upper = items.count * (slice + 1) / slices
+            for (name, isDirectory) in items[lower..<upper] {
+                let relative = name + "/" + EntryLocator.entryFileName
+                let path = directory + "/" + relative
+                var info = stat()
+                guard fstatat(fd, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                if !isDirectory || (info.st_mode & S_IFMT) == S_IFLNK {
+                    // A symbolic link on the way: only followed when it stays inside the entries folder.
+                    guard fstatat(fd, relative, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                    if !URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot + "/") {
+                        found.append((path, -1, 0, true))
+                        continue
+                    }
+                }
+                guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                found.append((path, Int64(info.st_size),
+                              Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), false))
+            }
+            output[slice] = found
+        }
+        var found = results.flatMap { $0 }
+        found.sort { Self.pathPrecedes($0.path, $1.path) }
         return found
+    }
+
+    /// The order of paths in the scan and the manifest: by UTF-8 bytes (cheaper than String's
+    /// Unicode-aware comparison, and the same for the ASCII ids entries have).
+    static func pathPrecedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
     }
 
     /// Absolute paths of every `<folder>/entry.md`, sorted.
@@ -227,14 +256,14 @@ public struct SearchIndexStore: Sendable {
                 result.append(FileState(path: path, size: Int64(size), mtime: Int64(mtime), hash: hash))
             }
             // Written sorted; anything else is not our manifest.
-            for k in result.indices.dropFirst() where !(result[k - 1].path < result[k].path) { return [] }
+            for k in result.indices.dropFirst() where !Self.pathPrecedes(result[k - 1].path, result[k].path) { return [] }
             return result
         }
     }
 
     static func writeManifest(_ states: [FileState], to path: String) throws {
         var text = ""
-        for state in states.sorted(by: { $0.path < $1.path }) {
+        for state in states.sorted(by: { Self.pathPrecedes($0.path, $1.path) }) {
             text += "\(state.path)\t\(state.size)\t\(state.mtime)\t\(String(state.hash, radix: 16))\n"
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
