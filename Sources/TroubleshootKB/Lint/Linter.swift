@@ -10,42 +10,72 @@ public struct Linter: Sendable {
 
     public init() {}
 
+    /// What linting one file found, and the id it claims (for the cross-entry duplicate-id rule).
+    struct FileOutcome {
+        var diagnostics: [Diagnostic]
+        var id: String?
+        var path: String
+        var idLocation: SourceLocation?
+    }
+
     /// Reads, parses and lints files in parallel, keeping only the diagnostics (memory stays
     /// flat however large the knowledge base is).
     public func lint(_ locations: [EntryLocation], locatorDiagnostics: [Diagnostic] = [], knownIDs: Set<String>,
                      parser: EntryParser = EntryParser()) -> (entries: Int, diagnostics: [Diagnostic]) {
-        struct Outcome { var diagnostics: [Diagnostic]; var id: String?; var path: String; var idLocation: SourceLocation? }
-        let count = locations.count
-        let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: count)
+        let outcomes = Self.parallelMap(locations.count) { index in
+            lint(KnowledgeBase.loadOne(locations[index], parser: parser), knownIDs: knownIDs)
+        }
+        return (locations.count, Self.combine(outcomes, locatorDiagnostics: locatorDiagnostics))
+    }
+
+    /// Lints every item of a knowledge base. `knownIDs` are the ids `related` may name
+    /// (all entries of the entries folders involved).
+    public func lint(_ kb: KnowledgeBase, knownIDs: Set<String>) -> [Diagnostic] {
+        let items = kb.items
+        let outcomes = Self.parallelMap(items.count) { index in lint(items[index], knownIDs: knownIDs) }
+        return Self.combine(outcomes, locatorDiagnostics: kb.locatorDiagnostics)
+    }
+
+    /// The per-file rules: what parsing found, the size limit, and the entry's own rules.
+    func lint(_ item: KnowledgeBase.Item, knownIDs: Set<String>) -> FileOutcome {
+        var diagnostics = item.diagnostics
+        if item.size > Self.maximumEntrySize && item.entry != nil {
+            diagnostics.append(Diagnostic(path: item.location.displayPath, location: nil, severity: .error,
+                                          message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: "file-too-large"))
+        }
+        if let entry = item.entry { diagnostics += lint(entry, location: item.location, knownIDs: knownIDs) }
+        return FileOutcome(diagnostics: diagnostics, id: item.entry?.id, path: item.location.displayPath,
+                           idLocation: item.entry?.metadata.locations["id"])
+    }
+
+    /// All diagnostics in order, plus the cross-entry rule: an id used by two files.
+    static func combine(_ outcomes: [FileOutcome], locatorDiagnostics: [Diagnostic]) -> [Diagnostic] {
+        var diagnostics = locatorDiagnostics
+        var firstPathForID: [String: String] = [:]
+        for outcome in outcomes {
+            diagnostics += outcome.diagnostics
+            guard let id = outcome.id else { continue }
+            if let other = firstPathForID[id] {
+                diagnostics.append(Diagnostic(path: outcome.path, location: outcome.idLocation, severity: .error,
+                                              message: "id '\(id)' is also used by \(other)", rule: "duplicate-id"))
+            } else {
+                firstPathForID[id] = outcome.path
+            }
+        }
+        return sorted(diagnostics)
+    }
+
+    /// `transform(0..<count)` computed on all cores, in order.
+    static func parallelMap<T>(_ count: Int, _ transform: (Int) -> T) -> [T] {
+        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
         results.initialize(repeating: nil)
         defer { results.deinitialize(); results.deallocate() }
         nonisolated(unsafe) let output = results
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            let location = locations[index]
-            let item = KnowledgeBase.loadOne(location, parser: parser)
-            var diagnostics = item.diagnostics
-            if item.size > Self.maximumEntrySize && item.entry != nil {
-                diagnostics.append(Diagnostic(path: location.displayPath, location: nil, severity: .error,
-                                              message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: "file-too-large"))
-            }
-            if let entry = item.entry { diagnostics += lint(entry, location: location, knownIDs: knownIDs) }
-            output[index] = Outcome(diagnostics: diagnostics, id: item.entry?.id, path: location.displayPath,
-                                    idLocation: item.entry?.metadata.locations["id"])
+        withoutActuallyEscaping(transform) { transform in
+            nonisolated(unsafe) let work = transform
+            DispatchQueue.concurrentPerform(iterations: count) { index in output[index] = work(index) }
         }
-        var diagnostics = locatorDiagnostics
-        var firstPathForID: [String: String] = [:]
-        for result in results {
-            guard let result else { continue }
-            diagnostics += result.diagnostics
-            guard let id = result.id else { continue }
-            if let other = firstPathForID[id] {
-                diagnostics.append(Diagnostic(path: result.path, location: result.idLocation, severity: .error,
-                                              message: "id '\(id)' is also used by \(other)", rule: "duplicate-id"))
-            } else {
-                firstPathForID[id] = result.path
-            }
-        }
-        return (count, Self.sorted(diagnostics))
+        return results.map { $0! }
     }
 
     static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
@@ -53,40 +83,6 @@ public struct Linter: Sendable {
             if a.path != b.path { return a.path < b.path }
             return (a.location ?? .init(line: 0, column: 0)) < (b.location ?? .init(line: 0, column: 0))
         }
-    }
-
-    /// Lints every item of a knowledge base. `knownIDs` are the ids `related` may name
-    /// (all entries of the entries folders involved).
-    public func lint(_ kb: KnowledgeBase, knownIDs: Set<String>) -> [Diagnostic] {
-        var diagnostics = kb.locatorDiagnostics
-        var firstPathForID: [String: String] = [:]
-        // The per-entry rules run in parallel; the cross-entry rule (duplicate ids) after.
-        let items = kb.items
-        let perEntry = UnsafeMutableBufferPointer<[Diagnostic]>.allocate(capacity: items.count)
-        perEntry.initialize(repeating: [])
-        defer { perEntry.deinitialize(); perEntry.deallocate() }
-        nonisolated(unsafe) let output = perEntry
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            let item = items[index]
-            guard let entry = item.entry else { return }
-            output[index] = lint(entry, location: item.location, knownIDs: knownIDs)
-        }
-        for (index, item) in items.enumerated() {
-            diagnostics += item.diagnostics
-            if item.size > Self.maximumEntrySize && item.entry != nil {
-                diagnostics.append(Diagnostic(path: item.location.displayPath, location: nil, severity: .error,
-                                              message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: "file-too-large"))
-            }
-            guard let entry = item.entry else { continue }
-            diagnostics += perEntry[index]
-            if let other = firstPathForID[entry.id] {
-                diagnostics.append(Diagnostic(path: entry.path, location: entry.metadata.locations["id"], severity: .error,
-                                              message: "id '\(entry.id)' is also used by \(other)", rule: "duplicate-id"))
-            } else {
-                firstPathForID[entry.id] = entry.path
-            }
-        }
-        return Self.sorted(diagnostics)
     }
 
     /// Lints one parsed entry.
