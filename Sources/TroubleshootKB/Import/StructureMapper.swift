@@ -323,14 +323,12 @@ struct StructureMapper {
             return parts.isEmpty ? "" : " (" + parts.joined(separator: "; ") + ")"
         }
 
-        if let result = units.first(where: { $0.labelKind == .result && !$0.text.isEmpty }) {
-            if matcher.outcome(in: result.text) == nil {
-                section.todos.append("attempt \(number): the result states no outcome word\(hint()); put \(choices) right after \(resultWord)\(vocabulary.colon) once the outcome is clear")
-            }
-            return
-        }
-        // The closing sentence of the last prose block.
-        if let last = units.last(where: { $0.labelKind == nil && !$0.text.isEmpty }),
+        let outcomeWords: [Outcome: String] = [.failed: failed, .partial: partial, .worked: worked, .rejected: rejected]
+        let result = units.first(where: { $0.labelKind == .result && !$0.text.isEmpty })
+        if let result, matcher.outcome(in: result.text) != nil { return }
+
+        // Without a result, the closing sentence of the last prose block may state the outcome.
+        if result == nil, let last = units.last(where: { $0.labelKind == nil && !$0.text.isEmpty }),
            let closing = ImportText.sentences(last.text).last,
            let found = own.outcome(in: closing), matcher.outcome(in: closing)?.outcome == found.outcome {
             let contradicted = mentioned.contains { $0.0 != found.outcome }
@@ -340,7 +338,78 @@ struct StructureMapper {
                 return
             }
         }
-        section.todos.append("attempt \(number) has no result with an outcome word\(hint()); add \(resultWord)\(vocabulary.colon) \(choices) if the write-up supports one")
+
+        // Otherwise the phrases that describe what happened: in the result (and failure labels)
+        // when there is a result, else in all prose but ideas and code.
+        let weighed = units.filter { unit in
+            result == nil ? unit.labelKind != .idea && unit.labelKind != .code && unit.labelKind != .fixStep
+                          : unit.labelKind == .result || unit.labelKind == .failure
+        }
+        var found: [(kind: OutcomeEvidence, phrase: String)] = []
+        var lastWithEvidence: Unit? = nil
+        for unit in weighed {
+            var here = own.evidence(in: unit.text)
+            for sentence in ImportText.sentences(unit.text) {
+                guard let word = own.outcome(in: sentence) else { continue }
+                for kind in OutcomeEvidence.kinds(forOutcomeWord: word.outcome) { here.append((kind, word.word)) }
+            }
+            guard !here.isEmpty else { continue }
+            for item in here where !found.contains(where: { $0.kind == item.kind && $0.phrase == item.phrase }) { found.append(item) }
+            lastWithEvidence = unit
+        }
+        if let outcome = OutcomeEvidence.verdict(Set(found.map(\.kind))), let word = outcomeWords[outcome], let unit = lastWithEvidence {
+            let decisive: Set<OutcomeEvidence> = switch outcome {
+            case .failed: [.failure]
+            case .rejected: [.rejection]
+            case .partial: [.success, .limitation]
+            default: [.success]
+            }
+            var cited: [String] = []
+            for item in found where decisive.contains(item.kind) && !cited.contains(item.phrase) { cited.append(item.phrase) }
+            let quoted = cited.map { "\"\($0)\"" }.joined(separator: ", ")
+            section.todos.append("attempt \(number): outcome \(word) drafted from \(quoted); confirm it or change it to \(choices)")
+            if let result {
+                prefixOutcome(&section, node: result.node, item: result.item, word: word)
+            } else {
+                appendResult(&section, after: unit.node, item: unit.item, label: resultWord + vocabulary.colon, word: word)
+            }
+            return
+        }
+        if result != nil {
+            section.todos.append("attempt \(number): the result states no outcome word\(hint()); put \(choices) right after \(resultWord)\(vocabulary.colon) once the outcome is clear")
+        } else {
+            section.todos.append("attempt \(number) has no result with an outcome word\(hint()); add \(resultWord)\(vocabulary.colon) \(choices) if the write-up supports one")
+        }
+    }
+
+    /// The sentence end the language writes after an outcome word it puts before a result.
+    private var fullStop: String {
+        switch vocabulary.language {
+        case "zh", "ja": return "。"
+        case "en": return "; "
+        default: return ". "
+        }
+    }
+
+    /// Puts the drafted outcome word first in a result item (`结果：失败。toolbarColorScheme …`).
+    private func prefixOutcome(_ section: inout DraftSection, node: Int, item: Int?, word: String) {
+        guard case .list(var items) = section.nodes[node], let item else { return }
+        items[item].text = word + fullStop + items[item].text
+        section.nodes[node] = .list(items)
+    }
+
+    /// Adds a result item holding only the drafted outcome word at the end of the list that
+    /// holds the evidence, or right after the paragraph that does.
+    private func appendResult(_ section: inout DraftSection, after node: Int, item: Int?, label: String, word: String) {
+        var result = DraftListItem(label: label, labelKind: .result, text: word)
+        switch section.nodes[node] {
+        case .list(var items):
+            result.level = items.map(\.level).min() ?? 0
+            items.append(result)
+            section.nodes[node] = .list(items)
+        default:
+            section.nodes.insert(.list([result]), at: node + 1)
+        }
     }
 
     /// Moves `sentence` (the end of a paragraph or list item) into a result item after it.

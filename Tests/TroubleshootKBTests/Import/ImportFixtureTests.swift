@@ -8,8 +8,11 @@ struct ImportFixture: Sendable, CustomTestStringConvertible {
     let path: String
     let id: String
     let lang: String
-    /// Attempt numbers in order with the outcome the raw text states (`unknown` where it states none).
+    /// Attempt numbers in order with the outcome the draft gives (`unknown` where the text says nothing).
     let attempts: [(number: String, outcome: Outcome)]
+    /// Attempts whose outcome is drafted from phrases that describe what happened (`基本失效`)
+    /// rather than stated with an outcome word; the draft asks the author to confirm each.
+    let drafted: Set<String>
     /// Outcomes the fact sheet gives (nil where it gives none, e.g. a group heading): an outcome
     /// read from the text must never contradict them.
     let factOutcomes: [Set<Outcome>?]
@@ -25,29 +28,34 @@ struct ImportFixture: Sendable, CustomTestStringConvertible {
 
     static let all: [ImportFixture] = [
         // The raw Chinese write-up names no outcome word (失败/无效/成功/放弃…) in any result: its
-        // results describe what happened ("基本失效", "用户不接受"), so every attempt stays unknown.
+        // results describe what happened ("基本失效", "用户不接受", "总是 nil"), so every outcome is drafted.
         ImportFixture(name: "large-title-custom-background (zh, shared)", path: rawDirectory + "/large-title-custom-background.zh.txt",
                       id: "large-title-custom-background", lang: "zh-Hans",
-                      attempts: [("0", .unknown), ("1", .unknown), ("2", .unknown), ("3", .unknown), ("4", .unknown)],
+                      attempts: [("0", .rejected), ("1", .failed), ("2", .rejected), ("3", .failed), ("4", .failed)],
+                      drafted: ["0", "1", "2", "3", "4"],
                       factOutcomes: [[.rejected], [.failed], [.partial, .rejected], [.failed], [.failed]],
                       codeLanguages: ["swift", "swift", "swift", "swift", "swift", "swift", "swift", "swift"],
                       mediaNotes: 0, referenceLinks: 0),
-        // The raw Korean write-up states outcomes only for 4-1 ("탐색에 실패함") and 4-2 ("결과: … 성공함").
+        // The raw Korean write-up states outcomes only for 4-1 ("탐색에 실패함") and 4-2 ("결과: … 성공함");
+        // 1–3 are drafted from "변경되나 … 존재하지 않음", "적용 안 됨" and "모두 적용"; 4 groups 4-1 and 4-2.
         ImportFixture(name: "nav-bar-shadow-ios17 (ko, shared)", path: rawDirectory + "/nav-bar-shadow-ios17.ko.txt",
                       id: "nav-bar-shadow-ios17", lang: "ko",
-                      attempts: [("1", .unknown), ("2", .unknown), ("3", .unknown), ("4", .unknown), ("4-1", .failed), ("4-2", .worked)],
+                      attempts: [("1", .partial), ("2", .failed), ("3", .worked), ("4", .unknown), ("4-1", .failed), ("4-2", .worked)],
+                      drafted: ["1", "2", "3"],
                       factOutcomes: [[.partial], [.failed], [.worked], nil, [.failed], [.worked]],
                       codeLanguages: [], mediaNotes: 1, referenceLinks: 0),
         // Wiki style: bare headings with their text right below, labels, shell and Swift, a screenshot table.
         ImportFixture(name: "widget-app-group-defaults (ja, wiki)", path: ownDirectory + "/widget-app-group-defaults.ja.txt",
                       id: "widget-app-group-defaults", lang: "ja",
                       attempts: [("1", .failed), ("2", .unknown), ("3", .worked)],
+                      drafted: [],
                       factOutcomes: [[.failed], nil, [.worked]],
                       codeLanguages: ["swift", "sh", "swift", "swift"], mediaNotes: 1, referenceLinks: 2),
         // Chat thread: one message per line, attempts typed as "Try n:", command output after prompts, JSON.
         ImportFixture(name: "xcode15-script-sandbox-rsync (en, chat)", path: ownDirectory + "/xcode15-script-sandbox-rsync.en.txt",
                       id: "xcode15-script-sandbox-rsync", lang: "en",
-                      attempts: [("1", .failed), ("2", .unknown), ("3", .failed), ("4", .worked)],
+                      attempts: [("1", .failed), ("2", .failed), ("3", .failed), ("4", .worked)],
+                      drafted: ["2"],
                       factOutcomes: [[.failed], [.failed], [.failed], [.worked]],
                       codeLanguages: ["sh", "sh", "sh", "sh", "json"], mediaNotes: 0, referenceLinks: 2),
     ]
@@ -99,11 +107,16 @@ struct ImportFixture: Sendable, CustomTestStringConvertible {
         #expect(entry.attempts.map(\.number.description) == fixture.attempts.map(\.number))
         #expect(entry.attempts.map(\.outcome) == fixture.attempts.map(\.outcome))
         for (attempt, facts) in zip(entry.attempts, fixture.factOutcomes) {
+            let todos = attempt.parts.filter { $0.block.kind == .htmlBlock && $0.text.contains("TODO(kb-import)") }.map(\.text)
             if attempt.outcome == .unknown {
                 // Where the text states no outcome the draft asks instead of guessing.
-                let asks = attempt.parts.contains { $0.block.kind == .htmlBlock && $0.text.contains("TODO(kb-import)") }
-                #expect(asks, "attempt \(attempt.number) is unknown without a TODO(kb-import)")
-            } else if let facts {
+                #expect(!todos.isEmpty, "attempt \(attempt.number) is unknown without a TODO(kb-import)")
+            }
+            // A drafted outcome always comes with the phrases it was drafted from and a question.
+            let asksToConfirm = todos.contains { $0.contains("attempt \(attempt.number): outcome") && $0.contains("drafted from \"") }
+            #expect(asksToConfirm == fixture.drafted.contains(attempt.number.description),
+                    "attempt \(attempt.number): drafted-outcome question \(asksToConfirm ? "present" : "missing") in \(todos)")
+            if attempt.outcome != .unknown, let facts {
                 #expect(facts.contains(attempt.outcome), "attempt \(attempt.number): \(attempt.outcome) contradicts the fact sheet")
             }
         }

@@ -106,7 +106,8 @@ import Testing
         #expect(entry.fix != nil && entry.metadata.status == .resolved)
     }
 
-    @Test func contradictoryTextStaysUnknown() {
+    @Test func contradictoryTextIsWeighedAndAsked() {
+        // "성공" for one part, "적용 안 됨" for the rest: the failure decides, and the draft asks.
         let (_, entry) = Self.draft("""
         상단 경계선 문제
 
@@ -115,7 +116,9 @@ import Testing
         • 문제: inline 모드에서 적용 안 됨.
         """)
         #expect(entry.attempts.count == 1)
-        #expect(entry.attempts[0].outcome == .unknown)
+        #expect(entry.attempts[0].outcome == .failed)
+        let todos = entry.attempts[0].parts.filter { $0.block.kind == .htmlBlock }.map(\.text)
+        #expect(todos.contains { $0.contains("outcome 실패 drafted from \"적용 안 됨\"") }, "\(todos)")
         #expect(entry.metadata.status == .open)
     }
 

@@ -21,6 +21,9 @@ public struct Vocabulary: Sendable {
     public let labels: [LabelKind: [String]]
     /// Words that state an outcome after the result label.
     public let outcomes: [Outcome: [String]]
+    /// Phrases that describe what happened without naming an outcome (`基本失效`, `적용 안 됨`,
+    /// `still stops`). Only the importer reads them, to draft an outcome it then asks about.
+    public let evidence: [OutcomeEvidence: [String]]
 
     /// Every language's vocabulary. Entries may mix languages, so all tables apply to all entries.
     public static let all: [Vocabulary] = [.chinese, .korean, .japanese, .english]

@@ -10,6 +10,7 @@ public struct VocabularyMatcher: Sendable {
     private let attemptWords: [Word]
     private let labels: [(LabelKind, Word)]
     private let outcomes: [(Outcome, Word)]
+    private let evidence: [(OutcomeEvidence, Word)]
 
     public static let shared = VocabularyMatcher(vocabularies: Vocabulary.all)
 
@@ -20,6 +21,7 @@ public struct VocabularyMatcher: Sendable {
         attemptWords = vocabularies.flatMap { $0.attemptWords.map(word) }.sorted { $0.scalars.count > $1.scalars.count }
         labels = sorted(vocabularies.flatMap { v in v.labels.flatMap { kind, words in words.map { (kind, word($0)) } } })
         outcomes = sorted(vocabularies.flatMap { v in v.outcomes.flatMap { kind, words in words.map { (kind, word($0)) } } })
+        evidence = sorted(vocabularies.flatMap { v in v.evidence.flatMap { kind, words in words.map { (kind, word($0)) } } })
     }
 
     static func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" || s == "\u{3000}" || s == "\u{A0}" }
@@ -123,6 +125,35 @@ public struct VocabularyMatcher: Sendable {
         }
         return best.map { ($0.outcome, $0.word) }
     }
+
+    /// Every evidence phrase in `text` (anywhere, not only the first clause), in text order,
+    /// each phrase once. A phrase inside a longer phrase found at the same place is skipped
+    /// (`不接受` inside `用户不接受`).
+    public func evidence(in text: String) -> [(kind: OutcomeEvidence, phrase: String)] {
+        let scalars = Self.prepare(text.unicodeScalars)
+        var found: [(position: Int, end: Int, kind: OutcomeEvidence, phrase: String)] = []
+        for (kind, word) in evidence {
+            var start = 0
+            while start + word.scalars.count <= scalars.count {
+                guard let offset = Self.find(word.scalars, in: Array(scalars[start...])) else { break }
+                let position = start + offset
+                start = position + 1
+                if word.scalars.first.map({ $0.isASCII }) == true, !Self.isWordBoundary(scalars, position, word.scalars.count) { continue }
+                var end = position + word.scalars.count
+                // Longest first: a shorter phrase within one already found says nothing new.
+                if found.contains(where: { $0.position <= position && end <= $0.end }) { continue }
+                // Hangul stems are cited as the whole word the text wrote (`변경되` → `변경되나`).
+                if let last = word.scalars.last, Self.isHangul(last) {
+                    while end < scalars.count, Self.isHangul(scalars[end]) { end += 1 }
+                }
+                let phrase = String(String.UnicodeScalarView(scalars[position..<end]))
+                if !found.contains(where: { $0.phrase == phrase }) { found.append((position, end, kind, phrase)) }
+            }
+        }
+        return found.sorted { $0.position < $1.position }.map { ($0.kind, $0.phrase) }
+    }
+
+    private static func isHangul(_ s: Unicode.Scalar) -> Bool { (0xAC00...0xD7A3).contains(s.value) }
 
     private static func find(_ needle: [Unicode.Scalar], in haystack: [Unicode.Scalar]) -> Int? {
         guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
