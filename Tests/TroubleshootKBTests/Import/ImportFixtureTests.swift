@@ -47,9 +47,9 @@ struct ImportFixture: Sendable, CustomTestStringConvertible {
         // Wiki style: bare headings with their text right below, labels, shell and Swift, a screenshot table.
         ImportFixture(name: "widget-app-group-defaults (ja, wiki)", path: ownDirectory + "/widget-app-group-defaults.ja.txt",
                       id: "widget-app-group-defaults", lang: "ja",
-                      attempts: [("1", .failed), ("2", .unknown), ("3", .worked)],
-                      drafted: [],
-                      factOutcomes: [[.failed], nil, [.worked]],
+                      attempts: [("1", .failed), ("2", .failed), ("3", .worked)],
+                      drafted: ["2"],
+                      factOutcomes: [[.failed], [.failed], [.worked]],
                       codeLanguages: ["swift", "sh", "swift", "swift"], mediaNotes: 1, referenceLinks: 2),
         // Chat thread: one message per line, attempts typed as "Try n:", command output after prompts, JSON.
         ImportFixture(name: "xcode15-script-sandbox-rsync (en, chat)", path: ownDirectory + "/xcode15-script-sandbox-rsync.en.txt",

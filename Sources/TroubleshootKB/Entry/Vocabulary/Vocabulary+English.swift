@@ -28,7 +28,7 @@ extension Vocabulary {
         evidence: [
             .failure: ["no effect", "does not work", "doesn't work", "not working", "still stops", "still fails", "still broken",
                        "still crashes", "still happens", "same error", "is nil", "always nil", "returns nil", "crashes", "stale",
-                       "out of sync", "is ignored", "gets overwritten", "is overwritten", "not applied"],
+                       "out of sync", "is ignored", "gets overwritten", "is overwritten", "not applied", "was not the cause", "not the cause"],
             .rejection: ["not accepted", "does not meet the requirement", "against the requirement", "vetoed", "abandoned",
                          "dropped the idea", "ruled out by"],
             .success: ["fixed it", "fixes it", "solved", "passed", "is visible now", "now shows", "went away", "is gone"],
