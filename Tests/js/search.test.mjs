@@ -4,7 +4,7 @@
 // this test checks that search-core.js returns the same results and scores.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -17,6 +17,7 @@ const expected = read('expected-results.json');
 function loadedIndex() {
   const index = KBSearch.createIndex(meta);
   for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+  for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
   for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
   index.addFilters(read('web/search-filters.json'));
   return index;
@@ -89,6 +90,7 @@ test('a cross-language query loads the shards of its concept tokens too', async 
 test('filters need the filter data', () => {
   const index = KBSearch.createIndex(meta);
   for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+  for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
   assert.throws(() => index.search('键盘', { filters: { langs: ['zh'] } }), /filters not loaded/);
 });
 

@@ -79,8 +79,7 @@ enum Fragments {
 
     /// Lets keyboard users scroll wide code blocks: `<pre>` gets `tabindex="0"`.
     static func focusableCode(_ html: String) -> String {
-        guard html.contains("<pre") else { return html }
-        return html.replacingOccurrences(of: "<pre><code", with: "<pre tabindex=\"0\"><code")
+        ByteText.replacing(html, "<pre><code", with: "<pre tabindex=\"0\"><code")
     }
 
     /// A status badge: mark and word, so it does not rely on colour.

@@ -112,14 +112,24 @@ public struct SiteBuilder: Sendable {
         if let problem = glossaryProblems.first(where: { $0.severity == .error }) {
             throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
         }
-        let search = SiteSearchExport(entries: index.entries, glossary: glossary)
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
                                     sources: [options.entriesDirectory, options.assetsDirectory])
+        // The search index is built and written on a second thread while the pages render, so
+        // both cores stay busy through the serial parts of either.
+        let search = BackgroundTask { [entries = index.entries] in
+            try SiteSearchExport(entries: entries, glossary: glossary).write(into: writer)
+        }
         do {
-            let pages = try render(index, base: base, into: writer)
-            try write(assets: assets, pages: Set(index.pagePaths), into: writer)
-            try search.write(into: writer)
+            let pages: Int
+            do {
+                pages = try render(index, base: base, into: writer)
+                try write(assets: assets, pages: Set(index.pagePaths), into: writer)
+            } catch {
+                _ = try? search.wait()
+                throw error
+            }
+            try search.wait()
             try writer.commit()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
@@ -417,6 +427,27 @@ public struct SiteBuilder: Sendable {
 
     func display(_ path: String) -> String {
         EntryLocator.displayPath(path, workingDirectory: options.workingDirectory)
+    }
+}
+
+/// Work started on a thread of its own; `wait()` returns when it is done and rethrows its error.
+final class BackgroundTask: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var failure: Error?
+
+    init(_ work: @escaping @Sendable () throws -> Void) {
+        let thread = Thread { [self] in
+            do { try work() } catch { failure = error }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Waits for the work (once) and rethrows its error.
+    func wait() throws {
+        done.wait()
+        if let failure { throw failure }
     }
 }
 

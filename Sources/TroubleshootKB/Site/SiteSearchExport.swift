@@ -1,12 +1,15 @@
 import Foundation
+import Dispatch
 
 /// The in-browser search index of the site (docs/search.md "Web index", docs/site.md
 /// "Search"): the web export of the same `SearchIndex` that `kb search` uses, wrapped as script
 /// files so that it loads from `file://` too (browsers refuse `fetch()` there).
 ///
-/// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` what ranking needs (weights, field
-///   lengths and text counts of every document), loaded on the first query
+/// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` ranking parameters and the glossary
+///   (nothing per document, so it stays small), loaded on the first query
 /// - `search/shard-<i>.js`: `__kbSearchData("shard", i, {…});` postings of tokens in shard i
+///   (a token with many records is named there with the number k of its own file)
+/// - `search/token-<k>.js`: `__kbSearchData("token", k, {…});` postings of one such token
 /// - `search/doc-<d>.js`: `__kbSearchData("doc", d, {…});` id, title, URL, language and texts
 ///   (field, anchor, label, text) of document d, loaded for shown results only
 /// - `search/filters.js`: `__kbSearchData("filters", 0, {…});` language, status and tags of
@@ -22,18 +25,32 @@ struct SiteSearchExport {
         index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
     }
 
-    /// Site-relative paths of every file, for folder creation and link checks.
+    /// Writes every file of the index into the staging folder, on all cores.
     func write(into writer: SiteWriter) throws {
         let export = index.webExport()
         try writer.prepareFolders(for: [Self.folder + "/meta.js"])
         try writer.write(Self.folder + "/meta.js", Self.script("meta", 0, export.meta))
-        for (i, shard) in export.shards.enumerated() {
-            try writer.write(Self.folder + "/shard-\(i).js", Self.script("shard", i, shard))
-        }
-        for (d, doc) in export.docs.enumerated() {
-            try writer.write(Self.folder + "/doc-\(d).js", Self.script("doc", d, doc))
-        }
         try writer.write(Self.folder + "/filters.js", Self.script("filters", 0, export.filters))
+        let shardCount = export.shards.count, tokenCount = export.tokenFiles.count
+        let count = shardCount + tokenCount + export.docs.count
+        let errors = UnsafeMutableBufferPointer<SiteBuildError?>.allocate(capacity: count)
+        errors.initialize(repeating: nil)
+        defer { errors.deinitialize(); errors.deallocate() }
+        nonisolated(unsafe) let output = errors
+        DispatchQueue.concurrentPerform(iterations: count) { k in
+            let (kind, n, data) = k < shardCount ? ("shard", k, export.shards[k])
+                : k < shardCount + tokenCount ? ("token", k - shardCount, export.tokenFiles[k - shardCount])
+                : ("doc", k - shardCount - tokenCount, export.docs[k - shardCount - tokenCount])
+            let path = Self.folder + "/\(kind)-\(n).js"
+            do {
+                try writer.write(path, Self.script(kind, n, data))
+            } catch let error as SiteBuildError {
+                output[k] = error
+            } catch {
+                output[k] = SiteBuildError(step: .write, path: path, message: "\(error)")
+            }
+        }
+        if let error = errors.compactMap({ $0 }).first { throw error }
     }
 
     /// `__kbSearchData("kind", n, JSON);` — JSON is valid JavaScript once U+2028/U+2029 are
