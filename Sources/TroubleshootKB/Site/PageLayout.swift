@@ -2,7 +2,7 @@ import Foundation
 
 /// The frame every HTML page shares: head, skip link, site header, main, footer.
 struct PageLayout {
-    /// Where the page is, relative to the site root (`entries/x/index.html`).
+    /// Where the page is, relative to the site root (`entries/x.html`).
     let path: String
     /// The page's language (`<html lang>`).
     let lang: String

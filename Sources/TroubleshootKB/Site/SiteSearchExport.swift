@@ -65,22 +65,29 @@ struct SiteSearchExport {
             var n = bytes.count
             while n > 0 && bytes[n - 1] == 0x0A { n -= 1 }
             var i = 0
+            var plain = 0 // start of the bytes not copied yet
             while i < n {
                 let b = bytes[i]
-                if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                    out.append(contentsOf: (bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
-                    i += 3
-                    continue
-                }
+                // Only these bytes can need escaping; everything else is copied in runs.
+                guard b == 0x3C || b == 0x3E || b == 0x26 || b == 0xE2 else { i += 1; continue }
+                let escaped: StaticString
+                var width = 1
                 switch b {
+                case 0xE2 where i + 2 < n && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    escaped = bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    width = 3
                 // Only inside JSON strings: escaped so no entry text reads as markup, wherever the data lands.
-                case 0x3C: out.append(contentsOf: "\\u003c".utf8)
-                case 0x3E: out.append(contentsOf: "\\u003e".utf8)
-                case 0x26: out.append(contentsOf: "\\u0026".utf8)
-                default: out.append(b)
+                case 0x3C: escaped = "\\u003c"
+                case 0x3E: escaped = "\\u003e"
+                case 0x26: escaped = "\\u0026"
+                default: i += 1; continue
                 }
-                i += 1
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<i]))
+                escaped.withUTF8Buffer { out.append(contentsOf: $0) }
+                i += width
+                plain = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<n]))
         }
         out.append(contentsOf: ");\n".utf8)
         return Data(out)
