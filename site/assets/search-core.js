@@ -583,17 +583,18 @@
       var cap = this.meta.maxPositions;
       var nums = decodeVarints(raw[2]);
       var doc = [], text = [], field = [], flen = [], tf = [], posStart = [], pos = [];
-      var k = 0, d = 0, prevField = -1, len = 0;
+      var fc = this.meta.fields.length;
+      var k = 0, d = 0, t = 0, prevField = -1, len = 0;
       while (k < nums.length) {
-        var delta = nums[k];
-        d += delta; doc.push(d); text.push(nums[k + 1]);
-        var fd = nums[k + 2];
-        k += 3;
-        // The field's length comes once per (document, field) run.
-        if (!(doc.length > 1 && delta === 0 && fd === prevField)) len = nums[k++];
+        // Same document as the record before: 2 × (text gap − 1); else 2 × document gap + 1, text.
+        var head = nums[k++], same = (head & 1) === 0;
+        if (same) { t += head / 2 + 1; } else { d += (head - 1) / 2; t = nums[k++]; }
+        doc.push(d); text.push(t);
+        // tf × fields + field, then the field's length once per (document, field) run.
+        var tfField = nums[k++], fd = tfField % fc, f = (tfField - fd) / fc;
+        if (!(same && fd === prevField)) len = nums[k++];
         prevField = fd;
-        field.push(fd); flen.push(len);
-        var f = nums[k]; tf.push(f); k += 1;
+        field.push(fd); flen.push(len); tf.push(f);
         posStart.push(pos.length);
         var p = 0, m = Math.min(f, cap);
         for (var j = 0; j < m; j++) { p += nums[k + j]; pos.push(p); }

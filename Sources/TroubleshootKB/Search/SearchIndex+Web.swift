@@ -109,19 +109,29 @@ extension SearchIndex {
             postings.bytes.removeAll(keepingCapacity: true)
             let list = decodePostings(t) ?? PostingList()
             var prevDoc: Int32 = 0
+            var prevText: Int32 = 0
             var prevField = -1
             for r in 0..<list.count {
                 let d = Int(list.doc[r])
-                let field = Int(textField[Int(docTextStart[d]) + Int(list.text[r])])
-                let sameDoc = r > 0 && Int32(d) == prevDoc
-                postings.append(UInt32(Int32(d) - prevDoc)); prevDoc = Int32(d)
-                postings.append(UInt32(list.text[r]))
-                postings.append(UInt32(field))
+                let text = list.text[r]
+                let field = Int(textField[Int(docTextStart[d]) + Int(text)])
+                // Records of one document come in text order: a record of the same document as
+                // the one before is 2 × (text gap − 1); the first record of a document is
+                // 2 × document gap + 1, then its text.
+                let sameDoc = r > 0 && Int32(d) == prevDoc && text > prevText
+                if sameDoc {
+                    postings.append(UInt32(2 * (text - prevText - 1)))
+                } else {
+                    postings.append(UInt32(2 * (Int32(d) - prevDoc) + 1))
+                    postings.append(UInt32(text))
+                }
+                prevDoc = Int32(d); prevText = text
+                // Then tf × 8 + field (fieldCount is 8).
+                postings.append(UInt32(list.tf[r]) * UInt32(fc) + UInt32(field))
                 // The field's length in d, once per run of records of one document and field
-                // (a document's records come in text order, and texts in field order).
+                // (texts are numbered in field order).
                 if !(sameDoc && field == prevField) { postings.append(UInt32(fieldLengths[d * fc + field])) }
                 prevField = field
-                postings.append(UInt32(list.tf[r]))
                 let p0 = Int(list.posStart[r])
                 var prev: Int32 = 0
                 for k in 0..<min(Int(list.tf[r]), cap) {

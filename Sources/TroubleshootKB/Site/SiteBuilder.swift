@@ -104,21 +104,27 @@ public struct SiteBuilder: Sendable {
         let loaded = try load()
         let (locations, locatorDiagnostics, checkReport, assets) = (loaded.locations, loaded.locatorDiagnostics, loaded.checkReport, loaded.assets)
         let parsed = try parse(loaded) // the file bytes are not needed after this
+        let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
+                                                         displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
+        let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
+        // The search index is built on a second thread from here on, while the entries are
+        // validated and the pages render (its documents are the entries in id order, as the
+        // index step sorts them); if validation fails, its work is simply dropped.
+        let searchExport: BackgroundTask<SiteSearchExport>? = glossaryError != nil ? nil : BackgroundTask { [entries = parsed.items.compactMap(\.entry)] in
+            SiteSearchExport(entries: entries.sorted { $0.id < $1.id }, glossary: glossary)
+        }
         let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
         let index = try makeIndex(valid, report: checkReport)
         progress(.index, 0, 1)
-        let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
-                                                         displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
-        if let problem = glossaryProblems.first(where: { $0.severity == .error }) {
+        if let problem = glossaryError {
             throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
         }
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
                                     sources: [options.entriesDirectory, options.assetsDirectory])
-        // The search index is built and written on a second thread while the pages render, so
-        // both cores stay busy through the serial parts of either.
-        let search = BackgroundTask { [entries = index.entries] in
-            try SiteSearchExport(entries: entries, glossary: glossary).write(into: writer)
+        // Its files are written on that thread too, while the pages render.
+        let search = BackgroundTask<Void> {
+            try searchExport!.wait().write(into: writer)
         }
         do {
             let pages: Int
@@ -430,24 +436,31 @@ public struct SiteBuilder: Sendable {
     }
 }
 
-/// Work started on a thread of its own; `wait()` returns when it is done and rethrows its error.
-final class BackgroundTask: @unchecked Sendable {
+/// Work started on a thread of its own; `wait()` returns its value when it is done, or rethrows its error.
+final class BackgroundTask<Value>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var failure: Error?
+    private let lock = NSLock()
+    private var result: Result<Value, Error>?
 
-    init(_ work: @escaping @Sendable () throws -> Void) {
+    init(_ work: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [self] in
-            do { try work() } catch { failure = error }
+            let outcome = Result { try work() }
+            lock.lock(); result = outcome; lock.unlock()
             done.signal()
         }
         thread.stackSize = 8 << 20
         thread.start()
     }
 
-    /// Waits for the work (once) and rethrows its error.
-    func wait() throws {
+    /// Waits for the work and returns its value (or rethrows its error); may be called more than once.
+    func wait() throws -> Value {
+        lock.lock()
+        if let result { lock.unlock(); return try result.get() }
+        lock.unlock()
         done.wait()
-        if let failure { throw failure }
+        done.signal() // for later calls
+        lock.lock(); defer { lock.unlock() }
+        return try result!.get()
     }
 }
 

@@ -18,16 +18,18 @@ struct SiteSearchExport {
     static let folder = "search"
     static let callback = "__kbSearchData"
 
-    let index: SearchIndex
+    let export: SearchWebExport
 
-    init(entries: [SiteEntry], glossary: Glossary) {
-        let documents = entries.map { SearchDocument(entry: $0.entry, url: $0.path) }
-        index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
+    /// Builds the index of `entries` (sorted by id: documents are numbered in that order) and
+    /// its web form.
+    init(entries: [Entry], glossary: Glossary) {
+        let documents = entries.map { SearchDocument(entry: $0, url: SitePaths.entry($0.id)) }
+        let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
+        export = index.webExport()
     }
 
     /// Writes every file of the index into the staging folder, on all cores.
     func write(into writer: SiteWriter) throws {
-        let export = index.webExport()
         try writer.prepareFolders(for: [Self.folder + "/meta.js"])
         try writer.write(Self.folder + "/meta.js", Self.script("meta", 0, export.meta))
         try writer.write(Self.folder + "/filters.js", Self.script("filters", 0, export.filters))
