@@ -371,8 +371,8 @@ public struct SiteBuilder: Sendable {
         case tag(Int)
     }
 
-    /// Renders every page in parallel, handing each to the writer as soon as it is done (the
-    /// whole site is never held in memory). Returns the number of pages.
+    /// Renders every page in parallel, handing each to the writing thread as soon as it is done
+    /// (at most a few hundred pages wait in memory). Returns the number of pages.
     func render(_ index: SiteIndex, base: BaseURL, into writer: SiteWriter) throws -> Int {
         let pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed, .model]
             + index.entries.indices.map(Page.entry) + index.tags.indices.map(Page.tag)
@@ -381,10 +381,8 @@ public struct SiteBuilder: Sendable {
         let listRenderer = IndexPageRenderer(index: index, base: base)
         let feedRenderer = FeedRenderer(index: index, base: base)
         let count = pages.count
-        let errors = UnsafeMutableBufferPointer<SiteBuildError?>.allocate(capacity: count)
-        errors.initialize(repeating: nil)
-        defer { errors.deinitialize(); errors.deallocate() }
-        nonisolated(unsafe) let output = errors
+        // Pages render on all cores; one thread creates the files (see SiteWriter.Queue).
+        let files = SiteWriter.Queue(writer, label: "pages")
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: count) { position in
             let path: String
@@ -402,16 +400,10 @@ public struct SiteBuilder: Sendable {
                 let (tag, positions) = index.tags[i]
                 (path, html) = (SitePaths.tag(tag), listRenderer.tagPage(tag, positions: positions))
             }
-            do {
-                try writer.write(path, Data(html.utf8))
-            } catch let error as SiteBuildError {
-                output[position] = error
-            } catch {
-                output[position] = SiteBuildError(step: .write, path: path, message: "\(error)")
-            }
+            files.add(path, Data(html.utf8), position: position)
             progress(.render, counter.increment(), count)
         }
-        if let error = errors.compactMap({ $0 }).first { throw error }
+        try files.finish()
         return count
     }
 

@@ -28,31 +28,22 @@ struct SiteSearchExport {
         export = index.webExport()
     }
 
-    /// Writes every file of the index into the staging folder, on all cores.
+    /// Writes every file of the index into the staging folder.
     func write(into writer: SiteWriter) throws {
         try writer.prepareFolders(for: [Self.folder + "/meta.js"])
         try writer.write(Self.folder + "/meta.js", Self.script("meta", 0, export.meta))
         try writer.write(Self.folder + "/filters.js", Self.script("filters", 0, export.filters))
         let shardCount = export.shards.count, tokenCount = export.tokenFiles.count
         let count = shardCount + tokenCount + export.docs.count
-        let errors = UnsafeMutableBufferPointer<SiteBuildError?>.allocate(capacity: count)
-        errors.initialize(repeating: nil)
-        defer { errors.deinitialize(); errors.deallocate() }
-        nonisolated(unsafe) let output = errors
+        // Wrapped on all cores, created by one thread (see SiteWriter.Queue).
+        let files = SiteWriter.Queue(writer, label: "search")
         DispatchQueue.concurrentPerform(iterations: count) { k in
             let (kind, n, data) = k < shardCount ? ("shard", k, export.shards[k])
                 : k < shardCount + tokenCount ? ("token", k - shardCount, export.tokenFiles[k - shardCount])
                 : ("doc", k - shardCount - tokenCount, export.docs[k - shardCount - tokenCount])
-            let path = Self.folder + "/\(kind)-\(n).js"
-            do {
-                try writer.write(path, Self.script(kind, n, data))
-            } catch let error as SiteBuildError {
-                output[k] = error
-            } catch {
-                output[k] = SiteBuildError(step: .write, path: path, message: "\(error)")
-            }
+            files.add(Self.folder + "/\(kind)-\(n).js", Self.script(kind, n, data), position: k)
         }
-        if let error = errors.compactMap({ $0 }).first { throw error }
+        try files.finish()
     }
 
     /// `__kbSearchData("kind", n, JSON);` — JSON is valid JavaScript once U+2028/U+2029 are

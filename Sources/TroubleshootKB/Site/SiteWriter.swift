@@ -154,6 +154,50 @@ final class SiteWriter: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A queue that writes files one at a time on a thread of its own, for threads that render
+    /// in parallel. Creating a file locks its folder while the file system finds a free inode
+    /// (slow on ext4 without a journal shortly after many files were deleted, as when the previous
+    /// site was just replaced); threads creating files in one folder at once only wait on each
+    /// other, so the rendering threads hand their files over and go on rendering.
+    final class Queue: @unchecked Sendable {
+        private let writer: SiteWriter
+        private let queue: DispatchQueue
+        private let slots: DispatchSemaphore
+        private let group = DispatchGroup()
+        private let lock = NSLock()
+        private var failure: (position: Int, error: SiteBuildError)?
+
+        /// At most `pending` files wait in memory; `add` blocks while the queue is full.
+        init(_ writer: SiteWriter, label: String, pending: Int = 512) {
+            self.writer = writer
+            queue = DispatchQueue(label: "kb.site.write." + label)
+            slots = DispatchSemaphore(value: pending)
+        }
+
+        /// Queues a file; `position` orders errors (the first position's error is the one reported).
+        func add(_ path: String, _ data: Data, position: Int) {
+            slots.wait()
+            queue.async(group: group) { [self] in
+                do {
+                    try writer.write(path, data)
+                } catch {
+                    let failed = error as? SiteBuildError ?? SiteBuildError(step: .write, path: path, message: "\(error)")
+                    lock.lock()
+                    if failure == nil || position < failure!.position { failure = (position, failed) }
+                    lock.unlock()
+                }
+                slots.signal()
+            }
+        }
+
+        /// Waits for every queued file; throws the error of the first position that failed.
+        func finish() throws {
+            group.wait()
+            lock.lock(); defer { lock.unlock() }
+            if let failure { throw failure.error }
+        }
+    }
+
     /// Writes the marker and swaps the staging folder in as the output.
     func commit() throws {
         try write(SitePaths.marker, Data(Self.markerText.utf8))
