@@ -360,3 +360,36 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 }
+
+/// The web export's files for tokens with many records (docs/search.md §6).
+@Suite struct SiteSearchExportTests {
+    @Test func tokensWithManyRecordsGetFilesOfTheirOwn() throws {
+        let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary)
+        let inline = index.webExport(shardCount: 4)
+        let split = index.webExport(shardCount: 4, ownFileRecords: 0)
+        #expect(inline.tokenFiles.isEmpty || inline.tokenFiles.count < split.tokenFiles.count)
+        #expect(split.tokenFiles.count == index.tokenCount)
+        #expect(split.meta == inline.meta)
+        #expect(split.docs == inline.docs)
+        func tokens(_ data: Data) throws -> [String: Any] {
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(json["v"] as? Int == SearchIndex.webFormatVersion)
+            return try #require(json["t"] as? [String: Any])
+        }
+        for (i, (a, b)) in zip(inline.shards, split.shards).enumerated() {
+            let whole = try tokens(a), named = try tokens(b)
+            #expect(Set(whole.keys) == Set(named.keys), "shard \(i)")
+            for (token, value) in named {
+                // The shard names the file; the file holds exactly what the shard held inline.
+                let k = try #require(value as? Int, "\(token) is not a file number")
+                let file = try tokens(split.tokenFiles[k])
+                #expect(Array(file.keys) == [token])
+                #expect((file[token] as? NSArray) == (whole[token] as? NSArray), "\(token)")
+            }
+        }
+        // The metadata holds nothing per document.
+        let meta = try #require(try JSONSerialization.jsonObject(with: split.meta) as? [String: Any])
+        #expect(meta["docs"] == nil)
+        #expect(split.meta.count < 4096)
+    }
+}
