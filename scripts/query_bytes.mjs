@@ -6,7 +6,8 @@
 //   node scripts/query_bytes.mjs pagefind <site dir with pagefind/> <lang> <shown> <query>...
 //
 // kb: assets/search-core.js and assets/search.js, search/meta.js, the shards of the query's
-// tokens and the document files of the shown results — what site/assets/search.js loads.
+// tokens, the token files its shards name and the document files of the shown results — what
+// site/assets/search.js loads.
 // Pagefind: pagefind.js is run under node with fetch() served from disk and counted: it loads
 // pagefind-entry.json, the WebAssembly, the language's pf_meta, the index chunks of the query's
 // words and, for the shown results, their fragments (`result.data()`).
@@ -34,6 +35,10 @@ if (kind === 'kb') {
     for (const s of index.missingShards(query)) {
       files.push(`search/shard-${s}.js`);
       index.addShard(s, loadData(path.join(root, `search/shard-${s}.js`)));
+    }
+    for (const k of index.missingTokenFiles(query)) {
+      files.push(`search/token-${k}.js`);
+      index.addTokenFile(k, loadData(path.join(root, `search/token-${k}.js`)));
     }
     const results = index.search(query, { limit: shown });
     for (const r of results) files.push(`search/doc-${r.docIndex}.js`);

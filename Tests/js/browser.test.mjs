@@ -86,7 +86,7 @@ if (missing.length) {
     const out = path.join(repo, '.build/screenshots');
     mkdirSync(out, { recursive: true });
     const shots = [
-      ['entry-large-title-custom-background.png', pathToFileURL(path.join(site, 'entries/large-title-custom-background/index.html')).href],
+      ['entry-large-title-custom-background.png', pathToFileURL(path.join(site, 'entries/large-title-custom-background.html')).href],
       ['search-results.png', `${pathToFileURL(path.join(site, 'index.html')).href}?q=${encodeURIComponent('네비게이션 바 그림자')}`],
     ];
     for (const [name, url] of shots) {

@@ -22,6 +22,7 @@ const devURL = [process.env.KB_SHARED_DIR && new URL(`file://${process.env.KB_SH
 
 const index = KBSearch.createIndex(meta);
 for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
 for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
 
 const extraDirections = new Set(['same', 'api', 'en', 'xlang']);

@@ -4,7 +4,7 @@
 // this test checks that search-core.js returns the same results and scores.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -17,6 +17,7 @@ const expected = read('expected-results.json');
 function loadedIndex() {
   const index = KBSearch.createIndex(meta);
   for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+  for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
   for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
   index.addFilters(read('web/search-filters.json'));
   return index;
@@ -89,10 +90,38 @@ test('a cross-language query loads the shards of its concept tokens too', async 
 test('filters need the filter data', () => {
   const index = KBSearch.createIndex(meta);
   for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
+  for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
   assert.throws(() => index.search('键盘', { filters: { langs: ['zh'] } }), /filters not loaded/);
 });
 
 test('missing shard is reported, not silently ignored', () => {
   const index = KBSearch.createIndex(meta);
   assert.throws(() => index.search('toolbarColorScheme'), /not loaded/);
+});
+
+test('tokens with a postings file of their own give the same results', () => {
+  // The same index with every token moved out of its shard into a file of its own, as the
+  // export does for tokens with many records: the shard names the file by number.
+  const index = KBSearch.createIndex(meta);
+  const files = [];
+  for (let i = 0; i < meta.shardCount; i++) {
+    const shard = read(`web/search-shard-${i}.json`);
+    const t = {};
+    for (const token of Object.keys(shard.t)) {
+      t[token] = files.length;
+      files.push({ v: shard.v, t: { [token]: shard.t[token] } });
+    }
+    index.addShard(i, { v: shard.v, t });
+  }
+  index.addFilters(read('web/search-filters.json'));
+  for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
+  for (const q of expected.queries) {
+    const needed = index.missingTokenFiles(q.query);
+    if (needed.length) assert.throws(() => index.search(q.query, { limit: q.limit, filters: q.filters }), /token file \d+ not loaded/);
+    for (const k of needed) index.addTokenFile(k, files[k]);
+    assert.deepEqual(index.missingTokenFiles(q.query), []);
+    const actual = index.search(q.query, { limit: q.limit, filters: q.filters });
+    assert.deepEqual(summary(actual), summary(q.results), q.query);
+    assert.deepEqual(actual.map((r) => r.score), q.results.map((r) => r.score), q.query);
+  }
 });

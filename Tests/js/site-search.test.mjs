@@ -40,6 +40,12 @@ if (missing.length) {
   const index = KBSearch.createIndex(meta);
   const rows = readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
 
+  /** Loads what search.js loads for `query`: its shards, then the token files they name. */
+  function loadPostings(query) {
+    for (const s of index.missingShards(query)) index.addShard(s, loadData(path.join(site, `search/shard-${s}.js`)).data);
+    for (const k of index.missingTokenFiles(query)) index.addTokenFile(k, loadData(path.join(site, `search/token-${k}.js`)).data);
+  }
+
   /** Loads the document files of `results` and fills in their ids, anchors and texts. */
   function describe(results) {
     for (const d of index.missingDocs(results)) index.addDoc(d, loadData(path.join(site, `search/doc-${d}.js`)).data);
@@ -54,7 +60,7 @@ if (missing.length) {
 
   for (const [query, expected, segment] of rows) {
     test(`same ranking as kb search [${segment}] ${query}`, () => {
-      for (const s of index.missingShards(query)) index.addShard(s, loadData(path.join(site, `search/shard-${s}.js`)).data);
+      loadPostings(query);
       const js = describe(index.search(query, { limit: 10 }));
       let cli = [];
       try {
@@ -73,7 +79,7 @@ if (missing.length) {
 
   test('document texts give the snippet of the best text', () => {
     const query = '大标题看不见';
-    for (const s of index.missingShards(query)) index.addShard(s, loadData(path.join(site, `search/shard-${s}.js`)).data);
+    loadPostings(query);
     const [top] = describe(index.search(query, { limit: 1 }));
     const snip = KBSearch.snippet(top.text, query, 120);
     assert.ok(snip.highlights.length > 0, JSON.stringify(snip));

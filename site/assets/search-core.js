@@ -474,33 +474,15 @@
   }
 
   function Index(meta) {
-    if (!meta || meta.format !== 'kb-search' || meta.version !== 3) throw new Error('KBSearch: unsupported index');
+    if (!meta || meta.format !== 'kb-search' || meta.version !== 4) throw new Error('KBSearch: unsupported index');
     this.meta = meta;
     this.glossary = compileGlossary(meta.glossary || []);
     this.codeField = meta.fields.indexOf('code');
     this.shards = Object.create(null);
+    this.tokenFiles = Object.create(null);
     this.entries = Object.create(null);
     this.docs = Object.create(null);
     this.filters = null;
-    var n = meta.n, fc = meta.fields.length;
-    var nums = decodeVarints(meta.docs);
-    if (nums.length !== n * fc * 2) throw new Error('KBSearch: bad document data');
-    var len = new Int32Array(n * fc);
-    var textStart = new Int32Array(n + 1);
-    var total = 0, d, f, k;
-    for (d = 0; d < n; d++) {
-      textStart[d] = total;
-      for (f = 0; f < fc; f++) { len[d * fc + f] = nums[d * fc * 2 + f]; total += nums[d * fc * 2 + fc + f]; }
-    }
-    textStart[n] = total;
-    var textField = new Uint8Array(total);
-    for (d = 0; d < n; d++) {
-      var t = textStart[d];
-      for (f = 0; f < fc; f++) for (k = nums[d * fc * 2 + fc + f]; k > 0; k--) textField[t++] = f;
-    }
-    this.len = len;
-    this.textStart = textStart;
-    this.textField = textField;
   }
 
   /** Shard numbers the query needs that are not loaded yet. */
@@ -514,8 +496,30 @@
     return out;
   };
 
+  /**
+   * Numbers of the token files (search-token-<k>.json) the query needs that are not loaded yet:
+   * tokens with many records have a file of their own, which their shard names. Call after the
+   * query's shards are loaded (missingShards).
+   */
+  Index.prototype.missingTokenFiles = function (query) {
+    var seen = Object.create(null), out = [];
+    var toks = tokenize(query, 'query', this.glossary);
+    for (var i = 0; i < toks.length; i++) {
+      var shard = this.shards[shardOf(toks[i], this.meta.shardCount)];
+      if (!shard) throw new Error('KBSearch: shard of ' + toks[i] + ' not loaded');
+      var k = Object.prototype.hasOwnProperty.call(shard, toks[i]) ? shard[toks[i]] : null;
+      if (typeof k === 'number' && !seen[k] && !this.tokenFiles[k]) { seen[k] = true; out.push(k); }
+    }
+    return out;
+  };
+
+  Index.prototype.addTokenFile = function (k, file) {
+    if (!file || file.v !== 4) throw new Error('KBSearch: unsupported token file');
+    this.tokenFiles[k] = file.t;
+  };
+
   Index.prototype.addShard = function (i, shard) {
-    if (!shard || shard.v !== 3) throw new Error('KBSearch: unsupported shard');
+    if (!shard || shard.v !== 4) throw new Error('KBSearch: unsupported shard');
     this.shards[i] = shard.t;
   };
 
@@ -533,7 +537,7 @@
 
   /** The filter data (search-filters.json); needed only to search with filters. */
   Index.prototype.addFilters = function (data) {
-    if (!data || data.v !== 3) throw new Error('KBSearch: unsupported filters');
+    if (!data || data.v !== 4) throw new Error('KBSearch: unsupported filters');
     var nums = decodeVarints(data.docs), n = this.meta.n, docs = new Array(n), k = 0;
     for (var d = 0; d < n; d++) {
       var doc = { lang: data.values[nums[k]], status: data.values[nums[k + 1]], tags: [] };
@@ -551,6 +555,7 @@
     var doc = this.docs[r.docIndex];
     if (!doc) throw new Error('KBSearch: document ' + r.docIndex + ' not loaded');
     var t = doc.texts[r.textIndex] || [];
+    if (r.field == null && t[0] !== undefined) r.field = this.meta.fields[t[0]];
     r.id = doc.id; r.title = doc.title; r.url = doc.url; r.lang = doc.lang;
     r.anchor = t[1] === undefined ? null : t[1];
     r.label = t[2] === undefined ? null : t[2];
@@ -558,28 +563,45 @@
     return r;
   };
 
-  /** Decoded postings of a token: {df, idf, doc, text, tf, posStart, pos} or null. */
+  /**
+   * Decoded postings of a token: {df, idf, doc, text, field, flen, tf, posStart, pos} or null;
+   * field and flen are the field of each record's text and that field's length in the document.
+   */
   Index.prototype.entry = function (token) {
     if (token in this.entries) return this.entries[token];
     var s = shardOf(token, this.meta.shardCount);
     var shard = this.shards[s];
     if (!shard) throw new Error('KBSearch: shard ' + s + ' not loaded');
     var raw = Object.prototype.hasOwnProperty.call(shard, token) ? shard[token] : null;
+    if (typeof raw === 'number') {
+      var file = this.tokenFiles[raw];
+      if (!file) throw new Error('KBSearch: token file ' + raw + ' not loaded');
+      raw = Object.prototype.hasOwnProperty.call(file, token) ? file[token] : null;
+    }
     var e = null;
     if (raw) {
       var cap = this.meta.maxPositions;
       var nums = decodeVarints(raw[2]);
-      var doc = [], text = [], tf = [], posStart = [], pos = [];
-      var k = 0, d = 0;
+      var doc = [], text = [], field = [], flen = [], tf = [], posStart = [], pos = [];
+      var fc = this.meta.fields.length;
+      var k = 0, d = 0, t = 0, prevField = -1, len = 0;
       while (k < nums.length) {
-        d += nums[k]; doc.push(d); text.push(nums[k + 1]);
-        var f = nums[k + 2]; tf.push(f); k += 3;
+        // Same document as the record before: 2 × (text gap − 1); else 2 × document gap + 1, text.
+        var head = nums[k++], same = (head & 1) === 0;
+        if (same) { t += head / 2 + 1; } else { d += (head - 1) / 2; t = nums[k++]; }
+        doc.push(d); text.push(t);
+        // tf × fields + field, then the field's length once per (document, field) run.
+        var tfField = nums[k++], fd = tfField % fc, f = (tfField - fd) / fc;
+        if (!(same && fd === prevField)) len = nums[k++];
+        prevField = fd;
+        field.push(fd); flen.push(len); tf.push(f);
         posStart.push(pos.length);
         var p = 0, m = Math.min(f, cap);
         for (var j = 0; j < m; j++) { p += nums[k + j]; pos.push(p); }
         k += m;
       }
-      e = { df: raw[0], idf: raw[1], doc: doc, text: text, tf: tf, posStart: posStart, pos: pos };
+      if (k !== nums.length) throw new Error('KBSearch: bad postings of ' + token);
+      e = { df: raw[0], idf: raw[1], doc: doc, text: text, field: field, flen: flen, tf: tf, posStart: posStart, pos: pos };
     }
     this.entries[token] = e;
     return e;
@@ -696,7 +718,6 @@
     if (!(q.sumIdf > 0) || limit <= 0 || n === 0) return [];
     var fc = meta.fields.length, k1 = meta.k1, b = meta.b, beta = meta.beta, cw = meta.conceptWeight;
     var weights = meta.fieldWeights, avg = meta.avgFieldLengths, cap = meta.maxPositions;
-    var textStart = this.textStart, textField = this.textField, lens = this.len;
     var allowed = null;
     if (hasFilters(options.filters)) {
       if (!this.filters) throw new Error('KBSearch: filters not loaded');
@@ -705,7 +726,7 @@
     }
     var bm25 = new Float64Array(n), matched = new Float64Array(n), seen = new Uint8Array(n);
     var touched = [];
-    var tfs = new Array(fc);
+    var tfs = new Array(fc), lens = new Array(fc);
     function touch(d) { if (!seen[d]) { seen[d] = 1; touched.push(d); } }
     // Calls body(d, tfTilde) for each allowed document with records in e.
     function scan(e, body) {
@@ -714,14 +735,12 @@
       while (r < hi) {
         var d = e.doc[r], f;
         for (f = 0; f < fc; f++) tfs[f] = 0;
-        var base = textStart[d];
-        while (r < hi && e.doc[r] === d) { tfs[textField[base + e.text[r]]] += e.tf[r]; r++; }
+        while (r < hi && e.doc[r] === d) { tfs[e.field[r]] += e.tf[r]; lens[e.field[r]] = e.flen[r]; r++; }
         if (allowed && !allowed[d]) continue;
         var tfTilde = 0;
-        var lb = d * fc;
         for (f = 0; f < fc; f++) {
           if (tfs[f] > 0) {
-            var norm = avg[f] > 0 ? (1 - b) + b * (lens[lb + f] / avg[f]) : 1;
+            var norm = avg[f] > 0 ? (1 - b) + b * (lens[f] / avg[f]) : 1;
             tfTilde += weights[f] * tfs[f] / norm;
           }
         }
@@ -771,14 +790,17 @@
     var maxPairs = new Int32Array(n);
     var pairCount = null;
     if (q.pairs.length) {
-      pairCount = new Int32Array(textField.length);
-      var pairStamp = new Int32Array(textField.length).fill(-1);
-      var count = function (pi, d, gt) {
+      // Keyed by document and text: TEXT_KEY * d + t.
+      pairCount = new Map();
+      var pairStamp = new Map();
+      var count = function (pi, d, t) {
         if (allowed && !allowed[d]) return;
-        if (pairStamp[gt] === pi) return;
-        pairStamp[gt] = pi;
-        pairCount[gt]++;
-        if (pairCount[gt] > maxPairs[d]) maxPairs[d] = pairCount[gt];
+        var gt = TEXT_KEY * d + t;
+        if (pairStamp.get(gt) === pi) return;
+        pairStamp.set(gt, pi);
+        var c = (pairCount.get(gt) || 0) + 1;
+        pairCount.set(gt, c);
+        if (c > maxPairs[d]) maxPairs[d] = c;
       };
       for (var pi = 0; pi < q.pairs.length; pi++) {
         var A = q.entries[q.pairs[pi][0]], B = q.entries[q.pairs[pi][1]];
@@ -796,14 +818,14 @@
               if (have === want) { hit = true; break; }
               if (have < want) v++; else u++;
             }
-            if (hit) count(pi, da, textStart[da] + A.text[ra]);
+            if (hit) count(pi, da, A.text[ra]);
             ra++; rb++;
           }
         }
         for (x = 0; x < q.pairConcepts[pi].length; x++) {
           var C = q.entries[q.pairConcepts[pi][x]];
           if (!C) continue;
-          for (var r = 0; r < C.doc.length; r++) count(pi, C.doc[r], textStart[C.doc[r]] + C.text[r]);
+          for (var r = 0; r < C.doc.length; r++) count(pi, C.doc[r], C.text[r]);
         }
       }
     }
@@ -821,17 +843,25 @@
     return scored.map(function (sd) {
       var d = sd[1];
       var best = bestText(self, d, q, pairCount);
-      var r = { docIndex: d, score: sd[0], field: meta.fields[textField[textStart[d] + best]], textIndex: best,
+      var r = { docIndex: d, score: sd[0], field: best.field < 0 ? null : meta.fields[best.field], textIndex: best.text,
         viaGlossary: q.literalCount < q.tokens.length ? viaGlossary(d, q) : [] };
       return self.docs[d] ? self.describe(r) : r;
     });
   };
 
+  // pairCount keys: TEXT_KEY * document + text (documents have far fewer texts than this).
+  var TEXT_KEY = 1048576;
+
+  /**
+   * The text of d that matches best: field weight × matched IDF × phrase factor, first wins ties
+   * ({text, field}). Only texts with records of the query's tokens can score above 0, so only
+   * they are visited (with text 0, the answer when none scores above 0); their fields come with
+   * the records. field is -1 when text 0 wins without records (describe() fills it in then).
+   */
   function bestText(index, d, q, pairCount) {
     var meta = index.meta;
-    var base = index.textStart[d], count = index.textStart[d + 1] - base;
-    var sums = new Float64Array(count);
-    var stamp = new Int32Array(count).fill(-1);
+    var sums = Object.create(null), stamp = Object.create(null), fieldOf = Object.create(null);
+    var candidates = [0];
     function texts(e, body) {
       if (!e) return;
       var lo = 0, hi = e.doc.length;
@@ -839,7 +869,11 @@
         var mid = (lo + hi) >> 1;
         if (e.doc[mid] < d) lo = mid + 1; else hi = mid;
       }
-      for (var r = lo; r < e.doc.length && e.doc[r] === d; r++) body(e.text[r]);
+      for (var r = lo; r < e.doc.length && e.doc[r] === d; r++) {
+        var t = e.text[r];
+        if (!(t in fieldOf)) { fieldOf[t] = e.field[r]; sums[t] = 0; stamp[t] = -1; if (t !== 0) candidates.push(t); }
+        body(t);
+      }
     }
     for (var qi = 0; qi < q.literalCount; qi++) {
       texts(q.entries[qi], function (t) { stamp[t] = qi; sums[t] += q.idfs[qi]; });
@@ -850,18 +884,23 @@
         });
       }
     }
+    candidates.sort(function (u, v) { return u - v; });
     var best = 0, bestScore = -1;
-    for (var t = 0; t < count; t++) {
-      var s = meta.fieldWeights[index.textField[base + t]] * sums[t];
-      if (q.pairs.length && pairCount) s = s * (1 + meta.beta * (pairCount[base + t] / q.pairs.length));
+    for (var i = 0; i < candidates.length; i++) {
+      var t = candidates[i];
+      if (!(t in fieldOf)) continue; // text 0 without records scores 0
+      var s = meta.fieldWeights[fieldOf[t]] * sums[t];
+      if (q.pairs.length && pairCount) s = s * (1 + meta.beta * ((pairCount.get(TEXT_KEY * d + t) || 0) / q.pairs.length));
       if (s > bestScore) { bestScore = s; best = t; }
     }
-    return best;
+    // Texts without records score 0: text 0 wins when nothing scored above 0.
+    if (!(bestScore > 0)) best = 0;
+    return { text: best, field: best in fieldOf ? fieldOf[best] : -1 };
   }
 
   /**
    * Loads an index from a base URL (search-meta.json, search-shard-<i>.json,
-   * search-doc-<d>.json, search-filters.json) with fetch.
+   * search-token-<k>.json, search-doc-<d>.json, search-filters.json) with fetch.
    * Returns {index, search(query, options) -> Promise<results>} (results described).
    */
   function load(baseURL, fetchImpl) {
@@ -880,6 +919,10 @@
             need.push(json('search-filters.json').then(function (j) { index.addFilters(j); }));
           }
           return Promise.all(need).then(function () {
+            return Promise.all(index.missingTokenFiles(query).map(function (k) {
+              return json('search-token-' + k + '.json').then(function (j) { index.addTokenFile(k, j); });
+            }));
+          }).then(function () {
             var results = index.search(query, options);
             return Promise.all(index.missingDocs(results).map(function (d) {
               return json('search-doc-' + d + '.json').then(function (j) { index.addDoc(d, j); });

@@ -63,6 +63,13 @@
           if (!idx.shards[s]) idx.addShard(s, shard);
         });
       })).then(function () {
+        // Tokens with many records have a postings file of their own, named by their shard.
+        return Promise.all(idx.missingTokenFiles(query).map(function (k) {
+          return load("token", k, "search/token-" + k + ".js").then(function (file) {
+            if (!idx.tokenFiles[k]) idx.addTokenFile(k, file);
+          });
+        }));
+      }).then(function () {
         var results = idx.search(query, { limit: 10 });
         // Title, address and texts of the shown results only: one small file each.
         return Promise.all(results.map(function (r) {

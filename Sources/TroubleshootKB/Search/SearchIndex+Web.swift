@@ -1,13 +1,18 @@
 import Foundation
+import Dispatch
 
 /// The index in the JSON form the browser loads (docs/search.md, "Web index"): a small
-/// metadata file with what ranking needs for every document, postings shards, one file per
-/// document with what a shown result needs, and the filter data.
+/// metadata file (parameters and glossary, nothing per document), postings shards, one file per
+/// token with many records, one file per document with what a shown result needs, and the
+/// filter data.
 public struct SearchWebExport: Sendable {
     /// `search-meta.json`.
     public var meta: Data
     /// `search-shard-<i>.json` for i in 0..<shards.count.
     public var shards: [Data]
+    /// `search-token-<k>.json`: the postings of the k-th token (in token order) with more than
+    /// `ownFileRecords` records; its shard names it by k instead of holding its postings.
+    public var tokenFiles: [Data] = []
     /// `search-doc-<d>.json` for each document d.
     public var docs: [Data]
     /// `search-filters.json`: language, tags and status of every document (loaded only to filter).
@@ -29,40 +34,41 @@ struct WebVarints {
 }
 
 extension SearchIndex {
-    /// Version of the web (JSON) format (3: the compact layout of version 2 with the glossary
-    /// and the concept weight in the metadata).
-    public static let webFormatVersion = 3
+    /// Version of the web (JSON) format (4: the metadata holds no per-document data; each
+    /// posting record carries its text's field and, once per document and field, the field's
+    /// length, so the metadata stays small however many documents there are).
+    public static let webFormatVersion = 4
 
     /// The shard of a token: FNV-1a 32 over its UTF-8 bytes, modulo `shardCount`.
     public static func shard(ofToken token: String, shardCount: Int) -> Int {
         Int(SearchAnalyzer.tokenHash(token) % UInt32(max(1, shardCount)))
     }
 
-    /// A power of two so that shards hold about `targetBytes` of postings each, and at most
-    /// about one token each (1...65536): small shards, so that a query loads little besides its
-    /// own tokens.
-    public func recommendedShardCount(targetBytes: Int = 12_000) -> Int {
-        // Rough size: a base-64 character per 5 bits of the binary varints, and the token strings.
-        let estimate = postingBytes.count * 3 / 2 + tokens.bytes.count * 2
+    /// Tokens with more records than this get a postings file of their own (`tokenFiles`).
+    public static let defaultOwnFileRecords = 128
+
+    /// A power of two so that shards hold about `targetBytes` each, and at most about one token
+    /// each (1...65536): small shards, so that a query loads little besides its own tokens.
+    /// Tokens with a file of their own count only for their name in the shard.
+    public func recommendedShardCount(targetBytes: Int = 8_000, ownFileRecords: Int = SearchIndex.defaultOwnFileRecords) -> Int {
+        // Rough size: about 8 characters per record, and the token strings.
+        var estimate = 0
+        for t in 0..<tokens.count {
+            let records = Int(recordCount[t])
+            estimate += (records > ownFileRecords ? 8 : records * 8 + 24) + tokens.bytes.count / max(1, tokens.count) + 4
+        }
         var count = 1
         while count < 65536 && count * 2 <= max(1, tokens.count) && estimate / count > targetBytes { count *= 2 }
         return count
     }
 
-    /// The web form with `shardCount` shards (default: `recommendedShardCount()`).
-    public func webExport(shardCount: Int? = nil) -> SearchWebExport {
-        let shardCount = max(1, shardCount ?? recommendedShardCount())
+    /// The web form with `shardCount` shards (default: `recommendedShardCount()`); tokens with
+    /// more than `ownFileRecords` records get a file of their own.
+    public func webExport(shardCount: Int? = nil, ownFileRecords: Int = SearchIndex.defaultOwnFileRecords) -> SearchWebExport {
+        let shardCount = max(1, shardCount ?? recommendedShardCount(ownFileRecords: ownFileRecords))
         let fc = SearchIndex.fieldCount
         let n = ids.count
 
-        // Metadata: per document the field lengths and the number of texts of each field.
-        var docs = WebVarints()
-        for d in 0..<n {
-            for f in 0..<fc { docs.append(UInt32(fieldLengths[d * fc + f])) }
-            var counts = [UInt32](repeating: 0, count: fc)
-            for gt in Int(docTextStart[d])..<Int(docTextStart[d + 1]) { counts[Int(textField[gt])] += 1 }
-            for c in counts { docs.append(c) }
-        }
         var m = JSONWriter()
         m.raw("{\"format\":\"kb-search\",\"version\":"); m.int(SearchIndex.webFormatVersion)
         m.raw(",\"k1\":"); m.double(parameters.k1)
@@ -84,24 +90,48 @@ extension SearchIndex {
             for (j, t) in c.terms.enumerated() { if j > 0 { m.raw(",") }; m.string(t) }
             m.raw("]}")
         }
-        m.raw("],\"docs\":\""); m.bytes.append(contentsOf: docs.bytes)
-        m.raw("\"}\n")
+        m.raw("]}\n")
 
-        // Shards: tokens in id order, postings as base-64 varints.
-        var shards = [JSONWriter](repeating: JSONWriter(), count: shardCount)
-        var firstInShard = [Bool](repeating: true, count: shardCount)
-        for s in 0..<shardCount { shards[s].raw("{\"v\":\(SearchIndex.webFormatVersion),\"t\":{") }
-        let cap = parameters.maxPositions
-        var postings = WebVarints()
+        // Shards: tokens in id order, postings as base-64 varints; shards and documents are
+        // written on all cores (each file's bytes depend only on the index, so the output is the
+        // same however the work is spread).
+        var tokensOfShard = [[Int32]](repeating: [], count: shardCount)
+        var ownFile = [Int32](repeating: -1, count: tokens.count)
+        var ownFileTokens: [Int32] = []
         for t in 0..<tokens.count {
-            let s = Int(tokens.hashes[t] % UInt32(shardCount))
+            tokensOfShard[Int(tokens.hashes[t] % UInt32(shardCount))].append(Int32(t))
+            if Int(recordCount[t]) > ownFileRecords { ownFile[t] = Int32(ownFileTokens.count); ownFileTokens.append(Int32(t)) }
+        }
+        let cap = parameters.maxPositions
+        let fileOfToken = ownFile
+        /// `"token":[df,idf,"<varints>"]`.
+        @Sendable func writeToken(_ t: Int, into w: inout JSONWriter, postings: inout WebVarints) {
             postings.bytes.removeAll(keepingCapacity: true)
             let list = decodePostings(t) ?? PostingList()
             var prevDoc: Int32 = 0
+            var prevText: Int32 = 0
+            var prevField = -1
             for r in 0..<list.count {
-                postings.append(UInt32(list.doc[r] - prevDoc)); prevDoc = list.doc[r]
-                postings.append(UInt32(list.text[r]))
-                postings.append(UInt32(list.tf[r]))
+                let d = Int(list.doc[r])
+                let text = list.text[r]
+                let field = Int(textField[Int(docTextStart[d]) + Int(text)])
+                // Records of one document come in text order: a record of the same document as
+                // the one before is 2 × (text gap − 1); the first record of a document is
+                // 2 × document gap + 1, then its text.
+                let sameDoc = r > 0 && Int32(d) == prevDoc && text > prevText
+                if sameDoc {
+                    postings.append(UInt32(2 * (text - prevText - 1)))
+                } else {
+                    postings.append(UInt32(2 * (Int32(d) - prevDoc) + 1))
+                    postings.append(UInt32(text))
+                }
+                prevDoc = Int32(d); prevText = text
+                // Then tf × 8 + field (fieldCount is 8).
+                postings.append(UInt32(list.tf[r]) * UInt32(fc) + UInt32(field))
+                // The field's length in d, once per run of records of one document and field
+                // (texts are numbered in field order).
+                if !(sameDoc && field == prevField) { postings.append(UInt32(fieldLengths[d * fc + field])) }
+                prevField = field
                 let p0 = Int(list.posStart[r])
                 var prev: Int32 = 0
                 for k in 0..<min(Int(list.tf[r]), cap) {
@@ -109,17 +139,52 @@ extension SearchIndex {
                     postings.append(UInt32(p - prev)); prev = p
                 }
             }
-            if !firstInShard[s] { shards[s].raw(",") }
-            firstInShard[s] = false
-            shards[s].string(tokens.string(t))
-            shards[s].raw(":["); shards[s].int(Int(documentFrequency[t])); shards[s].raw(","); shards[s].double(idf[t])
-            shards[s].raw(",\""); shards[s].bytes.append(contentsOf: postings.bytes); shards[s].raw("\"]")
+            w.string(tokens.string(t))
+            w.raw(":["); w.int(Int(documentFrequency[t])); w.raw(","); w.double(idf[t])
+            w.raw(",\""); w.bytes.append(contentsOf: postings.bytes); w.raw("\"]")
+        }
+        let shardTokens = tokensOfShard
+        let shardFiles = UnsafeMutableBufferPointer<Data>.allocate(capacity: shardCount)
+        shardFiles.initialize(repeating: Data())
+        defer { shardFiles.deinitialize(); shardFiles.deallocate() }
+        nonisolated(unsafe) let shardOutput = shardFiles
+        DispatchQueue.concurrentPerform(iterations: shardCount) { s in
+            var w = JSONWriter()
+            w.raw("{\"v\":\(SearchIndex.webFormatVersion),\"t\":{")
+            var postings = WebVarints()
+            for (k, t32) in shardTokens[s].enumerated() {
+                let t = Int(t32)
+                if k > 0 { w.raw(",") }
+                if fileOfToken[t] >= 0 {
+                    w.string(tokens.string(t)); w.raw(":"); w.int(Int(fileOfToken[t]))
+                } else {
+                    writeToken(t, into: &w, postings: &postings)
+                }
+            }
+            w.raw("}}\n")
+            shardOutput[s] = Data(w.bytes)
+        }
+
+        let tokenBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: ownFileTokens.count)
+        tokenBuffer.initialize(repeating: Data())
+        defer { tokenBuffer.deinitialize(); tokenBuffer.deallocate() }
+        nonisolated(unsafe) let tokenOutput = tokenBuffer
+        let bigTokens = ownFileTokens
+        DispatchQueue.concurrentPerform(iterations: bigTokens.count) { k in
+            var w = JSONWriter()
+            var postings = WebVarints()
+            w.raw("{\"v\":\(SearchIndex.webFormatVersion),\"t\":{")
+            writeToken(Int(bigTokens[k]), into: &w, postings: &postings)
+            w.raw("}}\n")
+            tokenOutput[k] = Data(w.bytes)
         }
 
         // Documents: what a shown result needs.
-        var docFiles: [Data] = []
-        docFiles.reserveCapacity(n)
-        for d in 0..<n {
+        let docBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: n)
+        docBuffer.initialize(repeating: Data())
+        defer { docBuffer.deinitialize(); docBuffer.deallocate() }
+        nonisolated(unsafe) let docOutput = docBuffer
+        DispatchQueue.concurrentPerform(iterations: n) { d in
             var w = JSONWriter()
             w.raw("{\"id\":"); w.string(ids[d])
             w.raw(",\"title\":"); w.string(titles[d])
@@ -137,8 +202,9 @@ extension SearchIndex {
                 w.raw("]")
             }
             w.raw("]}\n")
-            docFiles.append(Data(w.bytes))
+            docOutput[d] = Data(w.bytes)
         }
+        let docFiles = Array(docBuffer)
 
         // Filters: distinct values and per document indexes.
         var values: [String] = []
@@ -162,8 +228,8 @@ extension SearchIndex {
         for (i, v) in values.enumerated() { if i > 0 { fw.raw(",") }; fw.string(v) }
         fw.raw("],\"docs\":\""); fw.bytes.append(contentsOf: filterDocs.bytes); fw.raw("\"}\n")
 
-        return SearchWebExport(meta: Data(m.bytes), shards: shards.map { var w = $0; w.raw("}}\n"); return Data(w.bytes) },
-                               docs: docFiles, filters: Data(fw.bytes))
+        return SearchWebExport(meta: Data(m.bytes), shards: Array(shardFiles), tokenFiles: Array(tokenBuffer), docs: docFiles,
+                               filters: Data(fw.bytes))
     }
 
     /// Writes `search-meta.json`, `search-shard-<i>.json`, `search-doc-<d>.json` and
@@ -174,6 +240,9 @@ extension SearchIndex {
         try export.meta.write(to: directory.appendingPathComponent("search-meta.json"))
         for (i, shard) in export.shards.enumerated() {
             try shard.write(to: directory.appendingPathComponent("search-shard-\(i).json"))
+        }
+        for (k, file) in export.tokenFiles.enumerated() {
+            try file.write(to: directory.appendingPathComponent("search-token-\(k).json"))
         }
         for (d, doc) in export.docs.enumerated() {
             try doc.write(to: directory.appendingPathComponent("search-doc-\(d).json"))

@@ -1,4 +1,4 @@
-/// The page of one entry: `entries/<id>/index.html`.
+/// The page of one entry: `entries/<id>.html`.
 struct EntryPageRenderer {
     let index: SiteIndex
     let base: BaseURL

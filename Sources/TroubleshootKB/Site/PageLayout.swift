@@ -2,7 +2,7 @@ import Foundation
 
 /// The frame every HTML page shares: head, skip link, site header, main, footer.
 struct PageLayout {
-    /// Where the page is, relative to the site root (`entries/x/index.html`).
+    /// Where the page is, relative to the site root (`entries/x.html`).
     let path: String
     /// The page's language (`<html lang>`).
     let lang: String
@@ -79,8 +79,7 @@ enum Fragments {
 
     /// Lets keyboard users scroll wide code blocks: `<pre>` gets `tabindex="0"`.
     static func focusableCode(_ html: String) -> String {
-        guard html.contains("<pre") else { return html }
-        return html.replacingOccurrences(of: "<pre><code", with: "<pre tabindex=\"0\"><code")
+        ByteText.replacing(html, "<pre><code", with: "<pre tabindex=\"0\"><code")
     }
 
     /// A status badge: mark and word, so it does not rely on colour.
@@ -118,9 +117,24 @@ enum Fragments {
         if let check = item.check { out += " " + checkBadge(check.verdict, title: check.checkedAt) }
         out += "</span>\n"
         if !item.entry.attempts.isEmpty {
-            let words = item.entry.attempts.map { "\($0.number) \(strings.outcome($0.outcome))" }.joined(separator: ", ")
+            // Runs of attempts with the same outcome share one span and one phrase of the label
+            // ("Attempts: 1–5 failed, 6 worked"): lists of thousands of entries stay small.
+            var runs: [(first: Attempt, last: Attempt, count: Int)] = []
+            for attempt in item.entry.attempts {
+                if let last = runs.last, last.first.outcome == attempt.outcome {
+                    runs[runs.count - 1] = (last.first, attempt, last.count + 1)
+                } else {
+                    runs.append((attempt, attempt, 1))
+                }
+            }
+            let words = runs.map { run in
+                let numbers = run.count == 1 ? "\(run.first.number)" : "\(run.first.number)–\(run.last.number)"
+                return "\(numbers) \(strings.outcome(run.first.outcome))"
+            }.joined(separator: ", ")
             out += "<span class=\"glance\" role=\"img\" \(HTML.attribute("aria-label", "Attempts: " + words))>"
-            out += item.entry.attempts.map { "<span class=\"outcome-\($0.outcome.rawValue)\">\($0.outcome.symbol)</span>" }.joined()
+            out += runs.map { run in
+                "<span class=\"outcome-\(run.first.outcome.rawValue)\">" + String(repeating: run.first.outcome.symbol, count: run.count) + "</span>"
+            }.joined()
             out += "</span>\n"
         }
         if !meta.summary.isEmpty {

@@ -104,22 +104,38 @@ public struct SiteBuilder: Sendable {
         let loaded = try load()
         let (locations, locatorDiagnostics, checkReport, assets) = (loaded.locations, loaded.locatorDiagnostics, loaded.checkReport, loaded.assets)
         let parsed = try parse(loaded) // the file bytes are not needed after this
+        let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
+                                                         displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
+        let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
+        // The search index is built on a second thread from here on, while the entries are
+        // validated and the pages render (its documents are the entries in id order, as the
+        // index step sorts them); if validation fails, its work is simply dropped.
+        let searchExport: BackgroundTask<SiteSearchExport>? = glossaryError != nil ? nil : BackgroundTask { [entries = parsed.items.compactMap(\.entry)] in
+            SiteSearchExport(entries: entries.sorted { $0.id < $1.id }, glossary: glossary)
+        }
         let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
         let index = try makeIndex(valid, report: checkReport)
         progress(.index, 0, 1)
-        let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
-                                                         displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
-        if let problem = glossaryProblems.first(where: { $0.severity == .error }) {
+        if let problem = glossaryError {
             throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
         }
-        let search = SiteSearchExport(entries: index.entries, glossary: glossary)
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
                                     sources: [options.entriesDirectory, options.assetsDirectory])
+        // Its files are written on that thread too, while the pages render.
+        let search = BackgroundTask<Void> {
+            try searchExport!.wait().write(into: writer)
+        }
         do {
-            let pages = try render(index, base: base, into: writer)
-            try write(assets: assets, pages: Set(index.pagePaths), into: writer)
-            try search.write(into: writer)
+            let pages: Int
+            do {
+                pages = try render(index, base: base, into: writer)
+                try write(assets: assets, pages: Set(index.pagePaths), into: writer)
+            } catch {
+                _ = try? search.wait()
+                throw error
+            }
+            try search.wait()
             try writer.commit()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
@@ -355,8 +371,8 @@ public struct SiteBuilder: Sendable {
         case tag(Int)
     }
 
-    /// Renders every page in parallel, handing each to the writer as soon as it is done (the
-    /// whole site is never held in memory). Returns the number of pages.
+    /// Renders every page in parallel, handing each to the writing thread as soon as it is done
+    /// (at most a few hundred pages wait in memory). Returns the number of pages.
     func render(_ index: SiteIndex, base: BaseURL, into writer: SiteWriter) throws -> Int {
         let pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed, .model]
             + index.entries.indices.map(Page.entry) + index.tags.indices.map(Page.tag)
@@ -365,10 +381,8 @@ public struct SiteBuilder: Sendable {
         let listRenderer = IndexPageRenderer(index: index, base: base)
         let feedRenderer = FeedRenderer(index: index, base: base)
         let count = pages.count
-        let errors = UnsafeMutableBufferPointer<SiteBuildError?>.allocate(capacity: count)
-        errors.initialize(repeating: nil)
-        defer { errors.deinitialize(); errors.deallocate() }
-        nonisolated(unsafe) let output = errors
+        // Pages render on all cores; one thread creates the files (see SiteWriter.Queue).
+        let files = SiteWriter.Queue(writer, label: "pages")
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: count) { position in
             let path: String
@@ -386,16 +400,10 @@ public struct SiteBuilder: Sendable {
                 let (tag, positions) = index.tags[i]
                 (path, html) = (SitePaths.tag(tag), listRenderer.tagPage(tag, positions: positions))
             }
-            do {
-                try writer.write(path, Data(html.utf8))
-            } catch let error as SiteBuildError {
-                output[position] = error
-            } catch {
-                output[position] = SiteBuildError(step: .write, path: path, message: "\(error)")
-            }
+            files.add(path, Data(html.utf8), position: position)
             progress(.render, counter.increment(), count)
         }
-        if let error = errors.compactMap({ $0 }).first { throw error }
+        try files.finish()
         return count
     }
 
@@ -417,6 +425,34 @@ public struct SiteBuilder: Sendable {
 
     func display(_ path: String) -> String {
         EntryLocator.displayPath(path, workingDirectory: options.workingDirectory)
+    }
+}
+
+/// Work started on a thread of its own; `wait()` returns its value when it is done, or rethrows its error.
+final class BackgroundTask<Value>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result<Value, Error>?
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        let thread = Thread { [self] in
+            let outcome = Result { try work() }
+            lock.lock(); result = outcome; lock.unlock()
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Waits for the work and returns its value (or rethrows its error); may be called more than once.
+    func wait() throws -> Value {
+        lock.lock()
+        if let result { lock.unlock(); return try result.get() }
+        lock.unlock()
+        done.wait()
+        done.signal() // for later calls
+        lock.lock(); defer { lock.unlock() }
+        return try result!.get()
     }
 }
 

@@ -127,7 +127,7 @@ struct SiteIndex: Sendable {
                 let texts = attemptTexts ?? entry.attempts.map { ($0.anchor, ($0.title + "\n" + $0.failure).lowercased()) }
                 attemptTexts = texts
                 let needle = trimmed.lowercased()
-                let matches = texts.filter { $0.text.contains(needle) }
+                let matches = texts.filter { ByteText.contains($0.text, needle) }
                 if matches.count == 1 { fragment = matches[0].anchor }
             }
             links.append(SymptomLink(phrase: trimmed, language: ScriptLanguage.detect(trimmed), entry: position, fragment: fragment))

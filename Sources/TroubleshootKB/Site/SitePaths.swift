@@ -21,7 +21,9 @@ enum SitePaths {
     /// Marks a folder as a site `kb build` wrote, so a later build may replace it.
     static let marker = ".kb-site"
 
-    static func entry(_ id: String) -> String { "entries/\(id)/index.html" }
+    /// Entry pages are files of their own in one folder (`entries/<id>.html`): no folder per
+    /// entry to create, list and remove.
+    static func entry(_ id: String) -> String { "entries/\(id).html" }
     static func tag(_ tag: String) -> String { "tags/\(tagSlug(tag))/index.html" }
 
     /// The URL that leads from `page` to `target` (both relative to the site root):

@@ -154,6 +154,50 @@ final class SiteWriter: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A queue that writes files one at a time on a thread of its own, for threads that render
+    /// in parallel. Creating a file locks its folder while the file system finds a free inode
+    /// (slow on ext4 without a journal shortly after many files were deleted, as when the previous
+    /// site was just replaced); threads creating files in one folder at once only wait on each
+    /// other, so the rendering threads hand their files over and go on rendering.
+    final class Queue: @unchecked Sendable {
+        private let writer: SiteWriter
+        private let queue: DispatchQueue
+        private let slots: DispatchSemaphore
+        private let group = DispatchGroup()
+        private let lock = NSLock()
+        private var failure: (position: Int, error: SiteBuildError)?
+
+        /// At most `pending` files wait in memory; `add` blocks while the queue is full.
+        init(_ writer: SiteWriter, label: String, pending: Int = 512) {
+            self.writer = writer
+            queue = DispatchQueue(label: "kb.site.write." + label)
+            slots = DispatchSemaphore(value: pending)
+        }
+
+        /// Queues a file; `position` orders errors (the first position's error is the one reported).
+        func add(_ path: String, _ data: Data, position: Int) {
+            slots.wait()
+            queue.async(group: group) { [self] in
+                do {
+                    try writer.write(path, data)
+                } catch {
+                    let failed = error as? SiteBuildError ?? SiteBuildError(step: .write, path: path, message: "\(error)")
+                    lock.lock()
+                    if failure == nil || position < failure!.position { failure = (position, failed) }
+                    lock.unlock()
+                }
+                slots.signal()
+            }
+        }
+
+        /// Waits for every queued file; throws the error of the first position that failed.
+        func finish() throws {
+            group.wait()
+            lock.lock(); defer { lock.unlock() }
+            if let failure { throw failure.error }
+        }
+    }
+
     /// Writes the marker and swaps the staging folder in as the output.
     func commit() throws {
         try write(SitePaths.marker, Data(Self.markerText.utf8))
@@ -169,7 +213,7 @@ final class SiteWriter: @unchecked Sendable {
         if Self.exchange(staging, output) {
             committed = true
             // `staging` now holds the previous site.
-            try? fm.removeItem(atPath: staging)
+            Self.removeTree(staging)
             return
         }
         let parent = (output as NSString).deletingLastPathComponent
@@ -183,7 +227,61 @@ final class SiteWriter: @unchecked Sendable {
             throw fail("cannot move the new site in place: \(reason)")
         }
         committed = true
-        try? fm.removeItem(atPath: backup)
+        Self.removeTree(backup)
+    }
+
+    /// Removes a folder and everything in it (the previous site, after the swap). Deleting a
+    /// file waits on the disk (more so on file systems that discard freed blocks at once), so
+    /// the files are unlinked by several threads together; folders go last, deepest first.
+    /// Symbolic links are removed, never followed. Whatever is left (a failure) is handed to
+    /// FileManager.
+    static func removeTree(_ root: String) {
+        var files: [String] = []
+        var folders: [String] = [root]
+        var next = 0
+        while next < folders.count {
+            let folder = folders[next]
+            next += 1
+            guard let dir = opendir(folder) else { continue }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                let path = folder + "/" + name
+                var isFolder = entry.pointee.d_type == UInt8(DT_DIR)
+                if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+                    var info = stat()
+                    isFolder = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                }
+                if isFolder { folders.append(path) } else { files.append(path) }
+            }
+            closedir(dir)
+        }
+        let work = files
+        let lock = NSLock()
+        nonisolated(unsafe) var taken = 0
+        let batch = 64
+        let threads = min(16, max(1, work.count / batch))
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            let thread = Thread {
+                while true {
+                    lock.lock()
+                    let start = taken
+                    taken += batch
+                    lock.unlock()
+                    if start >= work.count { break }
+                    for path in work[start..<min(start + batch, work.count)] { _ = unlink(path) }
+                }
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+        for folder in folders.reversed() { _ = rmdir(folder) }
+        if FileManager.default.fileExists(atPath: root) { try? FileManager.default.removeItem(atPath: root) }
     }
 
     /// Removes the staging folder (after a failure).

@@ -122,7 +122,7 @@ struct SiteSecurityTests {
         try #require(build.code == 0, "\(build.stdout)\(build.stderr)")
 
         let files = SiteTestSupport.snapshot(root + "/_site")
-        #expect(files.keys.contains("entries/hostile-entry/index.html"))
+        #expect(files.keys.contains("entries/hostile-entry.html"))
         var checked = 0
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
             let text = String(decoding: data, as: UTF8.self)
@@ -131,7 +131,7 @@ struct SiteSecurityTests {
         }
         #expect(checked >= 6)
         // The payloads did reach the pages, escaped.
-        let page = SiteTestSupport.text(files["entries/hostile-entry/index.html"])
+        let page = SiteTestSupport.text(files["entries/hostile-entry.html"])
         #expect(page.contains("&lt;script&gt;alert(&quot;kb-xss-title&quot;)&lt;/script&gt;"))
         #expect(page.contains("kb-xss-symptom2"))
         #expect(page.contains("kb-xss-code"))
@@ -156,7 +156,7 @@ struct SiteSecurityTests {
         defer { TestSupport.remove(root) }
         let build = Self.kb(["build", "--unsafe-html"], root: root)
         try #require(build.code == 0, "\(build.stdout)\(build.stderr)")
-        let page = SiteTestSupport.text(FileManager.default.contents(atPath: root + "/_site/entries/hostile-entry/index.html"))
+        let page = SiteTestSupport.text(FileManager.default.contents(atPath: root + "/_site/entries/hostile-entry.html"))
         #expect(page.contains("<div onclick=\"alert('kb-xss-block')\">"))
         // Front matter values are text, escaped even then.
         #expect(!page.contains("<script>alert(\"kb-xss-title\")"))

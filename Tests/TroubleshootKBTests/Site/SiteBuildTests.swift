@@ -23,7 +23,7 @@ import Testing
         #expect(kb.entries.count == TestSupport.entryIDs.count)
         var tags = Set<String>()
         for entry in kb.entries {
-            let html = Support.text(files["entries/\(entry.id)/index.html"])
+            let html = Support.text(files["entries/\(entry.id).html"])
             #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"\(entry.metadata.lang)\">"), "\(entry.id)")
             let ids = Support.ids(in: html)
             for attempt in entry.attempts {
@@ -95,7 +95,7 @@ import Testing
             #expect(dangerousAttribute.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil, "\(path) links to a script URL")
             #expect(!path.contains("<") && !path.contains("\""), "file name \(path)")
         }
-        let page = Support.text(files["entries/hostile-entry/index.html"])
+        let page = Support.text(files["entries/hostile-entry.html"])
         // Shown as text, not dropped.
         #expect(page.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(1)&gt; [x](javascript:alert(1))</h1>"))
         #expect(page.contains("<li id=\"symptom-1\" class=\"chip\">&lt;script&gt;alert(1)&lt;/script&gt;</li>"))
@@ -110,7 +110,7 @@ import Testing
         // --unsafe-html keeps raw HTML written in the body (the author's choice), never in front matter.
         let unsafe = Support.build(["--unsafe-html", "--out", "unsafe"], in: dir)
         #expect(unsafe.code == 0)
-        let unsafePage = Support.text(Support.snapshot(dir + "/unsafe")["entries/hostile-entry/index.html"])
+        let unsafePage = Support.text(Support.snapshot(dir + "/unsafe")["entries/hostile-entry.html"])
         #expect(unsafePage.contains("<div onclick=\"alert(1)\">"))
         #expect(unsafePage.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt;"))
     }
@@ -138,7 +138,7 @@ import Testing
         let first = Support.build([], in: dir)
         #expect(first.code == 0, "\(first.stderr)")
         let before = Support.snapshot(dir + "/_site")
-        #expect(before["entries/good-one/index.html"] != nil)
+        #expect(before["entries/good-one.html"] != nil)
 
         TestSupport.write(TestSupport.entry(id: "bad-one", body: "## 问题\n\n坏了。\n").replacingOccurrences(of: "updated: 2026-11-29", with: "updated: yesterday"),
                           to: dir + "/entries/bad-one/entry.md")
@@ -157,7 +157,7 @@ import Testing
         let warned = Support.build([], in: dir)
         #expect(warned.code == 0)
         #expect(warned.stderr.contains("warning:") && warned.stderr.contains("[unknown-outcome]"))
-        #expect(Support.snapshot(dir + "/_site")["entries/warn-one/index.html"] != nil)
+        #expect(Support.snapshot(dir + "/_site")["entries/warn-one.html"] != nil)
     }
 
     @Test func refusesToReplaceFoldersItDidNotWrite() {
@@ -186,10 +186,10 @@ import Testing
         let files = Support.snapshot(dir + "/site")
         let id = try #require(TestSupport.entryIDs.first)
         let sitemap = Support.text(files["sitemap.xml"])
-        #expect(sitemap.contains("<loc>/kb/entries/\(id)/index.html</loc>"))
+        #expect(sitemap.contains("<loc>/kb/entries/\(id).html</loc>"))
         #expect(sitemap.contains("<loc>/kb/index.html</loc>"))
         let feed = Support.text(files["feed.xml"])
-        #expect(feed.contains("href=\"/kb/entries/\(id)/index.html\""))
+        #expect(feed.contains("href=\"/kb/entries/\(id).html\""))
         #expect(feed.contains("<link rel=\"self\" type=\"application/atom+xml\" href=\"/kb/feed.xml\"/>"))
         for (path, data) in files where path.hasSuffix(".html") {
             let html = Support.text(data)
@@ -246,7 +246,7 @@ import Testing
         let result = Support.build([], in: dir)
         #expect(result.code == 0, "\(result.stderr)")
         let files = Support.snapshot(dir + "/_site")
-        let page = Support.text(files["entries/checked/index.html"])
+        let page = Support.text(files["entries/checked.html"])
         #expect(page.contains("id=\"checks\""))
         #expect(page.contains("<span class=\"g-keyword\">Feature</span>: 检查"))
         #expect(page.contains("<span class=\"g-comment\"># comment</span>"))
@@ -258,7 +258,7 @@ import Testing
         #expect(card1.contains("check-fail") && card1.contains("still broken"))
         #expect(page.contains("<th scope=\"row\">attempt-9</th>"), "unknown anchors are listed, not linked")
         #expect(Support.text(files["index.html"]).contains("check-pass"))
-        let unchecked = Support.text(files["entries/unchecked/index.html"])
+        let unchecked = Support.text(files["entries/unchecked.html"])
         #expect(!unchecked.contains("id=\"checks\"") && !unchecked.contains("check-"), "nothing without a report or scenario")
         #expect(Support.brokenLinks(in: dir + "/_site").isEmpty)
 
@@ -349,14 +349,47 @@ import Testing
         for rule in NavigationBarRules.catalogue {
             #expect(model.contains("id=\"\(rule.id)\""), "the model page lacks \(rule.id)")
         }
-        #expect(model.contains("../../entries/large-title-custom-background/index.html#checks"))
-        let page = Support.text(files["entries/large-title-custom-background/index.html"])
+        #expect(model.contains("../../entries/large-title-custom-background.html#checks"))
+        let page = Support.text(files["entries/large-title-custom-background.html"])
         #expect(page.contains("not a device"))
         let exercised = NavigationBarRules.sortIDs(checks[0].attempts.flatMap(\.rules))
         #expect(!exercised.isEmpty)
-        for rule in exercised { #expect(page.contains("href=\"../../model/navigation-bar/index.html#\(rule)\""), "no link to \(rule)") }
+        for rule in exercised { #expect(page.contains("href=\"../model/navigation-bar/index.html#\(rule)\""), "no link to \(rule)") }
         #expect(Support.text(files["sitemap.xml"]).contains("model/navigation-bar/index.html"))
         let problems = Support.brokenLinks(in: dir + "/site")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}
+
+/// The web export's files for tokens with many records (docs/search.md §6).
+@Suite struct SiteSearchExportTests {
+    @Test func tokensWithManyRecordsGetFilesOfTheirOwn() throws {
+        let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary)
+        let inline = index.webExport(shardCount: 4)
+        let split = index.webExport(shardCount: 4, ownFileRecords: 0)
+        #expect(inline.tokenFiles.isEmpty || inline.tokenFiles.count < split.tokenFiles.count)
+        #expect(split.tokenFiles.count == index.tokenCount)
+        #expect(split.meta == inline.meta)
+        #expect(split.docs == inline.docs)
+        func tokens(_ data: Data) throws -> [String: Any] {
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(json["v"] as? Int == SearchIndex.webFormatVersion)
+            return try #require(json["t"] as? [String: Any])
+        }
+        for (i, (a, b)) in zip(inline.shards, split.shards).enumerated() {
+            let whole = try tokens(a), named = try tokens(b)
+            #expect(Set(whole.keys) == Set(named.keys), "shard \(i)")
+            for (token, value) in named {
+                // The shard names the file; the file holds exactly what the shard held inline.
+                let k = try #require(value as? Int, "\(token) is not a file number")
+                let file = try tokens(split.tokenFiles[k])
+                #expect(Array(file.keys) == [token])
+                #expect((file[token] as? NSArray) == (whole[token] as? NSArray), "\(token)")
+            }
+        }
+        // The metadata holds nothing per document.
+        let meta = try #require(try JSONSerialization.jsonObject(with: split.meta) as? [String: Any])
+        #expect(meta["docs"] == nil)
+        #expect(split.meta.count < 4096)
     }
 }
