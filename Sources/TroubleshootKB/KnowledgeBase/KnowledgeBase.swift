@@ -9,6 +9,8 @@ public struct KnowledgeBase: Sendable {
         public let diagnostics: [Diagnostic]
         /// Size of the file in bytes.
         public let size: Int
+        /// `SearchIndexStore.contentHash` of the bytes that were parsed (when the file was read).
+        public internal(set) var contentHash: UInt64? = nil
     }
 
     public let items: [Item]
@@ -67,7 +69,9 @@ public struct KnowledgeBase: Sendable {
                            message: "the file is larger than \(maximumReadSize >> 20) MiB; not read", rule: "file-too-large")
             ], size: data.count)
         }
-        let result = parser.parse(bytes: [UInt8](data), path: path, folderName: location.folderName)
-        return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
+        let bytes = [UInt8](data)
+        let hash = bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) }
+        let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
+        return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
     }
 }
