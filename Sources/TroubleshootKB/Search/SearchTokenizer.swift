@@ -113,7 +113,22 @@ struct SearchTokenizer {
     /// Range of each token in normalised scalars: `normalizedStarts[i]..<normalizedEnds[i]`.
     private(set) var normalizedStarts: [Int32] = []
     private(set) var normalizedEnds: [Int32] = []
-    var count: Int { ends.count }
+    var count: Int { interning ? ids.count : ends.count }
+
+    /// Index mode: every token is interned into `table` as it is made and only its id is kept
+    /// (`ids`, with `positions`; `bytes`, `ends` and `hashes` stay empty). Han/Kana/Hangul unigrams
+    /// and bigrams are looked up by their scalars first, so most tokens never become bytes.
+    var interning = false
+    private(set) var table = TokenTable()
+    private(set) var ids: [Int32] = []
+    private var scalarTokens = ScalarTokenMap()
+
+    /// Hands over the interned vocabulary (and forgets it).
+    mutating func takeTable() -> TokenTable {
+        defer { table = TokenTable(); scalarTokens = ScalarTokenMap() }
+        return table
+    }
+
     /// Tokens `0..<literalCount` are literal; the rest are concept tokens.
     private(set) var literalCount = 0
 
@@ -233,6 +248,7 @@ struct SearchTokenizer {
         sourceEnds.removeAll(keepingCapacity: true)
         normalizedStarts.removeAll(keepingCapacity: true)
         normalizedEnds.removeAll(keepingCapacity: true)
+        ids.removeAll(keepingCapacity: true)
 
         let n = normalized.count
         trackPositions = !glossary.isEmpty
@@ -274,7 +290,7 @@ struct SearchTokenizer {
                 i += 1
             }
         }
-        literalCount = ends.count
+        literalCount = count
         if trackPositions { emitConcepts(glossary, endPosition: pos) }
     }
 
@@ -292,9 +308,16 @@ struct SearchTokenizer {
         matchText.removeAll(keepingCapacity: true)
         for v in normalized { matchText.append(SearchGlossary.matchingScalar(v)) }
         for m in glossary.matches(in: matchText) {
-            bytes.append(contentsOf: glossary.tokenBytes[m.concept])
-            hashes.append(glossary.tokenHashes[m.concept])
-            ends.append(Int32(bytes.count))
+            if interning {
+                let id = glossary.tokenBytes[m.concept].withUnsafeBufferPointer { b in
+                    table.intern(b.baseAddress ?? UnsafePointer(bitPattern: 1)!, b.count, hash: glossary.tokenHashes[m.concept]).0
+                }
+                ids.append(id)
+            } else {
+                bytes.append(contentsOf: glossary.tokenBytes[m.concept])
+                hashes.append(glossary.tokenHashes[m.concept])
+                ends.append(Int32(bytes.count))
+            }
             positions.append(scalarPositions[m.start])
             if tracksSources {
                 kinds.append(Self.kindConcept)
@@ -315,8 +338,14 @@ struct SearchTokenizer {
     private mutating func finishToken(start: Int, position: Int32, kind: UInt8, from a: Int, to b: Int) {
         var h: UInt32 = 2166136261
         for k in start..<bytes.count { h = (h ^ UInt32(bytes[k])) &* 16777619 }
-        hashes.append(h)
-        ends.append(Int32(bytes.count))
+        if interning {
+            let id = bytes.withUnsafeBufferPointer { table.intern($0.baseAddress! + start, $0.count - start, hash: h).0 }
+            bytes.removeLast(bytes.count - start)
+            ids.append(id)
+        } else {
+            hashes.append(h)
+            ends.append(Int32(bytes.count))
+        }
         positions.append(position)
         if tracksSources {
             kinds.append(kind)
@@ -331,6 +360,18 @@ struct SearchTokenizer {
         let len = b - a
         let unigrams = mode == .document || len == 1
         if trackPositions { for k in 0..<len { scalarPositions[a + k] = pos + Int32(k) } }
+        if interning && !tracksSources {
+            // Index mode: unigrams and bigrams by their scalars (bytes only for a new token).
+            for k in 0..<len {
+                let c = normalized[a + k]
+                if unigrams { internScalars(UInt64(c), c, nil, pos + Int32(k), a + k) }
+                if k + 1 < len {
+                    let d = normalized[a + k + 1]
+                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
+                }
+            }
+            return
+        }
         for k in 0..<len {
             let c = normalized[a + k]
             if unigrams {
@@ -345,6 +386,24 @@ struct SearchTokenizer {
                 finishToken(start: s, position: pos + Int32(k), kind: Self.kindBigram, from: a + k, to: a + k + 2)
             }
         }
+    }
+
+    /// A unigram (`second == nil`) or bigram token by its scalars: its id from the scalar map, or
+    /// made, interned and remembered.
+    @inline(__always)
+    private mutating func internScalars(_ key: UInt64, _ first: UInt32, _ second: UInt32?, _ position: Int32, _ at: Int) {
+        let known = scalarTokens.find(key)
+        if known >= 0 {
+            ids.append(known)
+            positions.append(position)
+            return
+        }
+        let s = bytes.count
+        SearchScalars.appendUTF8(first, to: &bytes)
+        if let second { SearchScalars.appendUTF8(second, to: &bytes) }
+        finishToken(start: s, position: position, kind: second == nil ? Self.kindUnigram : Self.kindBigram,
+                    from: at, to: at + (second == nil ? 1 : 2))
+        scalarTokens.insert(key, ids[ids.count - 1])
     }
 
     /// Emits the tokens of a Latin run `normalized[a..<b]` starting at `pos`; returns the next position.
@@ -466,5 +525,56 @@ struct SearchTokenizer {
             return
         }
         if at(2) != u && at(2) != sC && at(2) != o && at(2) != i { bytes.removeLast() }
+    }
+}
+
+/// Token ids by a key made of one or two scalars (open addressing; keys are below `UInt64.max`).
+struct ScalarTokenMap {
+    private var keys: [UInt64]
+    private var values: [Int32]
+    private var shift: UInt64
+    private var used = 0
+
+    init() {
+        keys = Array(repeating: .max, count: 1 << 12)
+        values = Array(repeating: -1, count: 1 << 12)
+        shift = 64 - 12
+    }
+
+    @inline(__always)
+    private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+
+    /// The id of `key`, or -1.
+    @inline(__always)
+    func find(_ key: UInt64) -> Int32 {
+        keys.withUnsafeBufferPointer { k in
+            let mask = k.count - 1
+            var s = slot(key)
+            while true {
+                let x = k[s]
+                if x == key { return values[s] }
+                if x == .max { return -1 }
+                s = (s + 1) & mask
+            }
+        }
+    }
+
+    mutating func insert(_ key: UInt64, _ value: Int32) {
+        let mask = keys.count - 1
+        var s = slot(key)
+        while keys[s] != .max && keys[s] != key { s = (s + 1) & mask }
+        if keys[s] == .max { used += 1 }
+        keys[s] = key
+        values[s] = value
+        if used * 2 > keys.count { grow() }
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        keys = Array(repeating: .max, count: oldKeys.count * 2)
+        values = Array(repeating: -1, count: oldKeys.count * 2)
+        shift -= 1
+        used = 0
+        for i in oldKeys.indices where oldKeys[i] != .max { insert(oldKeys[i], oldValues[i]) }
     }
 }
