@@ -82,26 +82,31 @@ public enum EntryLocator {
         results.initialize(repeating: .none)
         defer { results.deinitialize(); results.deallocate() }
         nonisolated(unsafe) let output = results
+        // Paths joined as `appendingPathComponent` and shown as `displayPath` would, without their cost per entry.
+        let base = (workingDirectory as NSString).standardizingPath + "/"
+        let prefix = root.hasSuffix("/") ? root : root + "/"
         DispatchQueue.concurrentPerform(iterations: slices) { slice in
             let lower = names.count * slice / slices, upper = names.count * (slice + 1) / slices
             for i in lower..<upper {
-                output[i] = folderEntry(names[i], in: root, dir: dir, workingDirectory: workingDirectory)
+                output[i] = folderEntry(names[i], in: root, prefix: prefix, dir: dir, base: base, workingDirectory: workingDirectory)
             }
         }
         return Array(results)
     }
 
-    private static func folderEntry(_ name: String, in path: String, dir: Int32, workingDirectory: String) -> Found {
-        let folder = (path as NSString).appendingPathComponent(name)
-        let file = (folder as NSString).appendingPathComponent(entryFileName)
-        if dir >= 0 {
+    private static func folderEntry(_ name: String, in path: String, prefix: String, dir: Int32, base: String,
+                                    workingDirectory: String) -> Found {
+        if dir >= 0 && !name.contains("/") && !name.hasSuffix("/") {
+            let folder = prefix + name
+            let file = folder + "/" + entryFileName
+            let display = file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file
+            let candidate = EntryLocation(file: file, folderName: name, root: path, displayPath: display)
             // Fast path: no symbolic link on the way (one or two fstatat calls, no path resolution).
             var info = stat()
             guard fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .none }
             let folderMode = info.st_mode & S_IFMT
             if folderMode != S_IFLNK {
                 guard folderMode == S_IFDIR else { return .none }
-                let candidate = location(file: file, folder: folder, root: path, workingDirectory: workingDirectory)
                 if fstatat(dir, name + "/" + entryFileName, &info, AT_SYMLINK_NOFOLLOW) != 0 {
                     return .problem(Diagnostic(path: candidate.displayPath, location: nil, severity: .warning,
                                                message: "folder has no \(entryFileName); it is not an entry", rule: "missing-entry-file"))
@@ -110,6 +115,8 @@ public enum EntryLocator {
             }
         }
         // A symbolic link on the way: followed, and resolved to check that it stays inside the entries folder.
+        let folder = (path as NSString).appendingPathComponent(name)
+        let file = (folder as NSString).appendingPathComponent(entryFileName)
         let fm = FileManager.default
         var isFolder: ObjCBool = false
         guard fm.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return .none }

@@ -140,7 +140,9 @@ public struct SearchIndexStore: Sendable {
             parsedHash.reserveCapacity(kb.items.count)
             for item in kb.items { if let hash = item.contentHash { parsedHash[item.location.folderName] = hash } }
             for i in pending {
-                let folder = ((states[i].path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+                // `<entries>/<folder>/entry.md`: the folder name is the component before the file name.
+                let components = states[i].path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+                let folder = components.count >= 2 ? String(decoding: components[components.count - 2], as: UTF8.self) : ""
                 states[i].hash = parsedHash[folder] ?? Self.contentHash(path: states[i].path)
             }
         }
