@@ -133,6 +133,12 @@ public struct SearchIndex: Sendable {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             var chunk = ChunkBuilder(cap: cap, glossary: glossary)
+            // Buffers sized once from the chunk's text (untouched capacity costs no memory).
+            var textSize = 0, textCount = 0
+            for d in lo..<hi {
+                for texts in documents[order[d]].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
+            }
+            chunk.reserve(textBytes: textSize + 5 * textCount)
             for d in lo..<hi { chunk.add(documents[order[d]], doc: Int32(d)) }
             chunk.finish()
             box.set(c, chunk)
@@ -188,6 +194,12 @@ public struct SearchIndex: Sendable {
         init(cap: Int, glossary: SearchGlossary) {
             self.cap = cap
             self.glossary = glossary
+        }
+
+        /// Reserves room for texts of `textBytes` bytes and their records (about as many bytes; twice that reserved).
+        mutating func reserve(textBytes size: Int) {
+            textBytes.reserveCapacity(size)
+            records = RawBytes(capacity: max(1 << 20, 2 * size))
         }
 
         mutating func add(_ doc: SearchDocument, doc d: Int32) {
