@@ -240,26 +240,38 @@ public struct SearchIndex: Sendable {
                 firstDoc.append(contentsOf: repeatElement(-1, count: added))
                 lastDoc.append(contentsOf: repeatElement(-1, count: added))
             }
-            tokenSlots.reserveCapacity(n)
+            // Scratch arrays sized for the text, filled through pointers, then cut to the slot count.
+            tokenSlots.append(contentsOf: repeatElement(0, count: n))
+            slotToken.append(contentsOf: repeatElement(0, count: n))
+            slotTf.append(contentsOf: repeatElement(0, count: n))
+            var used = 0
             tokenizer.ids.withUnsafeBufferPointer { ids in
                 textStamp.withUnsafeMutableBufferPointer { stamp in
                     slotOf.withUnsafeMutableBufferPointer { slotOf in
-                        for k in 0..<n {
-                            let id = ids[k]
-                            let t = Int(id)
-                            if stamp[t] != gt {
-                                stamp[t] = gt
-                                slotOf[t] = Int32(slotToken.count)
-                                slotToken.append(id)
-                                slotTf.append(0)
+                        tokenSlots.withUnsafeMutableBufferPointer { tokenSlots in
+                            slotToken.withUnsafeMutableBufferPointer { slotToken in
+                                slotTf.withUnsafeMutableBufferPointer { slotTf in
+                                    for k in 0..<n {
+                                        let id = ids[k]
+                                        let t = Int(id)
+                                        if stamp[t] != gt {
+                                            stamp[t] = gt
+                                            slotOf[t] = Int32(used)
+                                            slotToken[used] = id
+                                            used += 1
+                                        }
+                                        let s = Int(slotOf[t])
+                                        slotTf[s] += 1
+                                        tokenSlots[k] = Int32(s)
+                                    }
+                                }
                             }
-                            let s = Int(slotOf[t])
-                            slotTf[s] += 1
-                            tokenSlots.append(Int32(s))
                         }
                     }
                 }
             }
+            slotToken.removeLast(n - used)
+            slotTf.removeLast(n - used)
             // Positions, at most `cap` per slot, in token order (positions never decrease).
             let slots = slotToken.count
             slotPosStart.removeAll(keepingCapacity: true)
