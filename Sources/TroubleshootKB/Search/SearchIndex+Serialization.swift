@@ -2,7 +2,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 
 /// Why a stored index could not be read; callers rebuild the index.
 public enum SearchIndexError: Error, Equatable, Sendable {
@@ -201,7 +200,7 @@ extension SearchIndex {
         let temporary = url.path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw KBError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        @Sendable func put(_ p: UnsafeRawPointer, _ count: Int, at offset: Int) -> Bool {
+        func put(_ p: UnsafeRawPointer, _ count: Int, at offset: Int) -> Bool {
             var done = 0
             while done < count {
                 let k = pwrite(fd, p + done, count - done, off_t(offset + done))
@@ -210,23 +209,9 @@ extension SearchIndex {
             }
             return true
         }
-        // The head with the postings, and the texts, written side by side (the copy into the page
-        // cache is most of the time).
-        let textsOffset = head.count + postingBytes.count
-        let results = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 2)
-        results.initialize(repeating: false)
-        defer { results.deallocate() }
-        nonisolated(unsafe) let done = results
-        let (postings, texts) = (postingBytes, textBlocks)
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            if part == 0 {
-                done[0] = head.withUnsafeBytes { put($0.baseAddress!, $0.count, at: 0) }
-                    && put(postings.base, postings.count, at: head.count)
-            } else {
-                done[1] = put(texts.base, texts.count, at: textsOffset)
-            }
-        }
-        let ok = results[0] && results[1]
+        let ok = head.withUnsafeBytes { put($0.baseAddress!, $0.count, at: 0) }
+            && put(postingBytes.base, postingBytes.count, at: head.count)
+            && put(textBlocks.base, textBlocks.count, at: head.count + postingBytes.count)
         close(fd)
         guard ok else {
             unlink(temporary)

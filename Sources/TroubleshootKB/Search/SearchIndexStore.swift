@@ -147,17 +147,18 @@ public struct SearchIndexStore: Sendable {
             }
         }
         let fingerprint = fingerprint(of: states)
-        // The lint gate runs beside the build and the write (the index is saved only without errors).
+        let entries = kb.entries
+        let documents = Linter.parallelMap(entries.count) { SearchDocument(entry: entries[$0]) }
+        let (glossary, _) = Glossary.load(entriesDirectory: entriesDirectory)
+        let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
+        // The lint gate runs beside the writing of the file (which keeps one core busy in the
+        // kernel); the index is saved only without errors.
         let gate = LintGate()
         let group = DispatchGroup()
         let knownIDs = LintCommand.knownIDs(for: locations)
         DispatchQueue.global().async(group: group) {
             gate.problems = Linter().lint(kb, knownIDs: knownIDs).filter { $0.severity == .error }
         }
-        let entries = kb.entries
-        let documents = Linter.parallelMap(entries.count) { SearchDocument(entry: entries[$0]) }
-        let (glossary, _) = Glossary.load(entriesDirectory: entriesDirectory)
-        let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
         let indexURL = URL(fileURLWithPath: indexPath)
         var temporary: String? = nil
         var writeError: Error? = nil
@@ -178,7 +179,6 @@ public struct SearchIndexStore: Sendable {
         try Self.writeManifest(states, to: manifestPath)
         return (index, freshness, [])
     }
-
 
     /// The lint result of a rebuild, filled on another thread (read after the group's wait).
     private final class LintGate: @unchecked Sendable {
