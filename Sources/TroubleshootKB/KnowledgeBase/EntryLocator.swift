@@ -1,4 +1,8 @@
 import Foundation
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds entry files on disk: `entries/<id>/entry.md`.
 public struct EntryLocation: Sendable, Hashable {
@@ -44,31 +48,89 @@ public enum EntryLocator {
                 locations.append(location(file: (path as NSString).appendingPathComponent(entryFileName), folder: path, root: root,
                                           workingDirectory: workingDirectory))
             } else {
-                let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
-                for name in names.sorted() where !name.hasPrefix(".") {
-                    let folder = (path as NSString).appendingPathComponent(name)
-                    var isFolder: ObjCBool = false
-                    guard fm.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { continue }
-                    let file = (folder as NSString).appendingPathComponent(entryFileName)
-                    let candidate = location(file: file, folder: folder, root: path, workingDirectory: workingDirectory)
-                    guard fm.fileExists(atPath: file) else {
-                        diagnostics.append(Diagnostic(path: candidate.displayPath, location: nil, severity: .warning,
-                                                      message: "folder has no \(entryFileName); it is not an entry", rule: "missing-entry-file"))
-                        continue
+                let names = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+                let found = folderEntries(names, in: path, workingDirectory: workingDirectory)
+                for item in found {
+                    switch item {
+                    case .none: continue
+                    case .entry(let location): locations.append(location)
+                    case .problem(let diagnostic): diagnostics.append(diagnostic)
                     }
-                    if let escape = escapes(file: file, root: path) {
-                        diagnostics.append(Diagnostic(path: candidate.displayPath, location: nil, severity: .error,
-                                                      message: "symbolic link points outside the entries folder (\(escape)); not read",
-                                                      rule: "path-outside"))
-                        continue
-                    }
-                    locations.append(candidate)
                 }
             }
         }
         var seen = Set<String>()
         locations = locations.filter { seen.insert($0.file).inserted }
         return (locations, diagnostics)
+    }
+
+    private enum Found: Sendable {
+        case none
+        case entry(EntryLocation)
+        case problem(Diagnostic)
+    }
+
+    /// The entry (or the problem) of each folder `names[i]` of the entries folder `root`, looked at on all
+    /// cores. A plain folder with a plain `entry.md` is inside `root` by construction; only symbolic links
+    /// are resolved to check where they lead.
+    private static func folderEntries(_ names: [String], in root: String, workingDirectory: String) -> [Found] {
+        guard !names.isEmpty else { return [] }
+        let dir = Glibc.open(root, O_RDONLY | O_DIRECTORY)
+        defer { if dir >= 0 { close(dir) } }
+        let slices = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, names.count / 256))
+        let results = UnsafeMutableBufferPointer<Found>.allocate(capacity: names.count)
+        results.initialize(repeating: .none)
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let output = results
+        // Paths joined as `appendingPathComponent` and shown as `displayPath` would, without their cost per entry.
+        let base = (workingDirectory as NSString).standardizingPath + "/"
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            let lower = names.count * slice / slices, upper = names.count * (slice + 1) / slices
+            for i in lower..<upper {
+                output[i] = folderEntry(names[i], in: root, prefix: prefix, dir: dir, base: base, workingDirectory: workingDirectory)
+            }
+        }
+        return Array(results)
+    }
+
+    private static func folderEntry(_ name: String, in path: String, prefix: String, dir: Int32, base: String,
+                                    workingDirectory: String) -> Found {
+        if dir >= 0 && !name.contains("/") && !name.hasSuffix("/") {
+            let folder = prefix + name
+            let file = folder + "/" + entryFileName
+            let display = file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file
+            let candidate = EntryLocation(file: file, folderName: name, root: path, displayPath: display)
+            // Fast path: no symbolic link on the way (one or two fstatat calls, no path resolution).
+            var info = stat()
+            guard fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .none }
+            let folderMode = info.st_mode & S_IFMT
+            if folderMode != S_IFLNK {
+                guard folderMode == S_IFDIR else { return .none }
+                if fstatat(dir, name + "/" + entryFileName, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+                    return .problem(Diagnostic(path: candidate.displayPath, location: nil, severity: .warning,
+                                               message: "folder has no \(entryFileName); it is not an entry", rule: "missing-entry-file"))
+                }
+                if info.st_mode & S_IFMT != S_IFLNK { return .entry(candidate) }
+            }
+        }
+        // A symbolic link on the way: followed, and resolved to check that it stays inside the entries folder.
+        let folder = (path as NSString).appendingPathComponent(name)
+        let file = (folder as NSString).appendingPathComponent(entryFileName)
+        let fm = FileManager.default
+        var isFolder: ObjCBool = false
+        guard fm.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return .none }
+        let candidate = location(file: file, folder: folder, root: path, workingDirectory: workingDirectory)
+        guard fm.fileExists(atPath: file) else {
+            return .problem(Diagnostic(path: candidate.displayPath, location: nil, severity: .warning,
+                                       message: "folder has no \(entryFileName); it is not an entry", rule: "missing-entry-file"))
+        }
+        if let escape = escapes(file: file, root: path) {
+            return .problem(Diagnostic(path: candidate.displayPath, location: nil, severity: .error,
+                                       message: "symbolic link points outside the entries folder (\(escape)); not read",
+                                       rule: "path-outside"))
+        }
+        return .entry(candidate)
     }
 
     /// If `file` resolves (through symbolic links) to a place outside `root`, returns where.

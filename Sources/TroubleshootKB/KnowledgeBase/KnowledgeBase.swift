@@ -1,5 +1,8 @@
 import Foundation
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A set of parsed entries, read in parallel from disk.
 public struct KnowledgeBase: Sendable {
@@ -9,6 +12,8 @@ public struct KnowledgeBase: Sendable {
         public let diagnostics: [Diagnostic]
         /// Size of the file in bytes.
         public let size: Int
+        /// `SearchIndexStore.contentHash` of the bytes that were parsed (when the file was read).
+        public internal(set) var contentHash: UInt64? = nil
     }
 
     public let items: [Item]
@@ -47,6 +52,12 @@ public struct KnowledgeBase: Sendable {
 
     static func loadOne(_ location: EntryLocation, parser: EntryParser) -> Item {
         let path = location.displayPath
+        if let bytes = readBytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
+            let hash = bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) }
+            let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
+            return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: bytes.count, contentHash: hash)
+        }
+        // Unreadable or too large: the reporting path below.
         guard let handle = FileHandle(forReadingAtPath: location.file) else {
             return Item(location: location, entry: nil, diagnostics: [
                 Diagnostic(path: path, location: nil, severity: .error, message: "cannot read the file", rule: "io")
@@ -67,7 +78,34 @@ public struct KnowledgeBase: Sendable {
                            message: "the file is larger than \(maximumReadSize >> 20) MiB; not read", rule: "file-too-large")
             ], size: data.count)
         }
-        let result = parser.parse(bytes: [UInt8](data), path: path, folderName: location.folderName)
-        return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
+        let bytes = [UInt8](data)
+        let hash = bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) }
+        let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
+        return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
+    }
+
+    /// A regular file's bytes read straight into an array, when it is smaller than `limit`; nil on
+    /// any failure or surprise (the caller then takes the path that reads and reports it).
+    static func readBytes(_ file: String, limit: Int) -> [UInt8]? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0, Int(info.st_size) < limit else { return nil }
+        let expected = Int(info.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
+            var total = 0
+            while total < expected + 1 {
+                let r = read(fd, buffer.baseAddress! + total, expected + 1 - total)
+                if r < 0 { if errno == EINTR { continue }; failed = true; break }
+                if r == 0 { break }
+                total += r
+            }
+            initialized = total
+        }
+        // A file that grew while it was read is left to the general path.
+        guard !failed, bytes.count <= expected else { return nil }
+        return bytes
     }
 }

@@ -54,9 +54,18 @@ extension SearchDocument {
     /// The label as the writer wrote it (`결과`, `原因`), or the role for unlabelled blocks.
     static func labelAsWritten(_ part: AttemptPart) -> String {
         let text = part.block.plainText
-        let scalars = Array(text.unicodeScalars.prefix(VocabularyMatcher.labelWindow))
-        if let colon = scalars.firstIndex(where: VocabularyMatcher.isColon), text.unicodeScalars.count > part.text.unicodeScalars.count {
-            return String(String.UnicodeScalarView(scalars[..<colon])).trimmingSpaces()
+        // The first colon within the label window, found without copying the scalars.
+        let view = text.unicodeScalars
+        var colon: String.UnicodeScalarView.Index? = nil
+        var index = view.startIndex
+        var seen = 0
+        while index != view.endIndex && seen < VocabularyMatcher.labelWindow {
+            if VocabularyMatcher.isColon(view[index]) { colon = index; break }
+            view.formIndex(after: &index)
+            seen += 1
+        }
+        if let colon, view.count > part.text.unicodeScalars.count {
+            return String(view[..<colon]).trimmingSpaces()
         }
         return part.role.rawValue
     }

@@ -83,8 +83,8 @@ extension SearchIndex {
     /// stay in the region and are checked when decoded, unless `verifyAll` checks them now.
     init(region: ByteRegion, expectedFingerprint: String?, verifyAll: Bool) throws {
         let all = region.buffer
-        guard all.count >= SearchIndex.headerSize, Array(all[0..<4]) == SearchIndex.magic else { throw SearchIndexError.notAnIndex }
-        var h = BinaryReader(ArraySlice(all[4..<SearchIndex.headerSize]))
+        guard all.count >= SearchIndex.headerSize, all[0..<4].elementsEqual(SearchIndex.magic) else { throw SearchIndexError.notAnIndex }
+        var h = BinaryReader(UnsafeRawBufferPointer(rebasing: all[4..<SearchIndex.headerSize]))
         let version = try h.uint32()
         guard version == SearchIndex.binaryFormatVersion else { throw SearchIndexError.unsupportedVersion(version) }
         let eagerLength = try h.uint64(), eagerSum = try h.uint64()
@@ -96,7 +96,7 @@ extension SearchIndex {
         let textsStart = postingsStart + Int(postingsLength)
         let eager = region.slice(eagerStart..<postingsStart)
         guard searchChecksum(eager) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
-        var r = BinaryReader(ArraySlice(eager))
+        var r = BinaryReader(eager)
         let fingerprint = try r.string()
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw SearchIndexError.fingerprintMismatch }
         var p = SearchParameters()
@@ -179,7 +179,7 @@ extension SearchIndex {
         try check(monotonic(docTextStart, count: n, limit: texts), "texts")
         try check(textField.allSatisfy { Int($0) < fc }, "fields")
         try check(textAnchor.count == texts && textLabel.count == texts, "texts")
-        try check((textAnchor + textLabel).allSatisfy { $0 >= -1 && Int($0) < strings.count }, "strings")
+        try check(textAnchor.allSatisfy { $0 >= -1 && Int($0) < strings.count } && textLabel.allSatisfy { $0 >= -1 && Int($0) < strings.count }, "strings")
         try check(monotonic(textBlockStart, count: n, limit: textBlocks.count) && textBlockChecksum.count == n, "texts")
         try check(fieldLengths.count == n * fc && averageFieldLengths.count == fc, "lengths")
         try check(documentFrequency.count == v && idf.count == v && recordCount.count == v && postingChecksum.count == v, "vocabulary")
@@ -189,25 +189,42 @@ extension SearchIndex {
 
     /// Writes the binary form atomically (a temporary file renamed over `url`).
     public func write(to url: URL, fingerprint: String = "") throws {
+        let temporary = try writeTemporary(for: url, fingerprint: fingerprint)
+        try SearchIndex.commitTemporary(temporary, to: url)
+    }
+
+    /// Writes the binary form to a temporary file beside `url` and returns its path; `commitTemporary`
+    /// renames it over `url` (or the caller removes it).
+    func writeTemporary(for url: URL, fingerprint: String) throws -> String {
         let head = serializedHead(fingerprint: fingerprint)
         let temporary = url.path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw KBError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        func put(_ p: UnsafeRawPointer, _ count: Int) -> Bool {
+        func put(_ p: UnsafeRawPointer, _ count: Int, at offset: Int) -> Bool {
             var done = 0
             while done < count {
-                let k = Glibc.write(fd, p + done, count - done)
+                let k = pwrite(fd, p + done, count - done, off_t(offset + done))
                 if k < 0 { if errno == EINTR { continue }; return false }
                 done += k
             }
             return true
         }
-        let ok = head.withUnsafeBytes { put($0.baseAddress!, $0.count) }
-            && put(postingBytes.base, postingBytes.count) && put(textBlocks.base, textBlocks.count)
+        let ok = head.withUnsafeBytes { put($0.baseAddress!, $0.count, at: 0) }
+            && put(postingBytes.base, postingBytes.count, at: head.count)
+            && put(textBlocks.base, textBlocks.count, at: head.count + postingBytes.count)
         close(fd)
-        guard ok, rename(temporary, url.path) == 0 else {
+        guard ok else {
             unlink(temporary)
             throw KBError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+        }
+        return temporary
+    }
+
+    static func commitTemporary(_ temporary: String, to url: URL) throws {
+        guard rename(temporary, url.path) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(temporary)
+            throw KBError("cannot write \(url.path): \(message)")
         }
     }
 
@@ -312,31 +329,30 @@ struct VarintReader {
     }
 }
 
+/// Reads the little-endian values of `BinaryWriter` from memory that outlives the reader (a mapped
+/// file or a buffer); arrays are copied out once.
 struct BinaryReader {
-    let data: ArraySlice<UInt8>
-    var offset: Int
+    let data: UnsafeRawBufferPointer
+    var offset = 0
 
-    init(_ data: ArraySlice<UInt8>) {
+    init(_ data: UnsafeRawBufferPointer) {
         self.data = data
-        offset = data.startIndex
     }
 
-    var isAtEnd: Bool { offset == data.endIndex }
+    var isAtEnd: Bool { offset == data.count }
 
-    private mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
-        guard n >= 0, data.endIndex - offset >= n else { throw SearchIndexError.corrupt("truncated") }
+    private mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
+        guard n >= 0, data.count - offset >= n else { throw SearchIndexError.corrupt("truncated") }
         defer { offset += n }
-        return data[offset..<offset + n]
+        return UnsafeRawBufferPointer(rebasing: data[offset..<offset + n])
     }
 
     mutating func uint32() throws -> UInt32 {
-        let b = try take(4)
-        return b.reversed().reduce(0) { ($0 << 8) | UInt32($1) }
+        UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self))
     }
 
     mutating func uint64() throws -> UInt64 {
-        let b = try take(8)
-        return b.reversed().reduce(0) { ($0 << 8) | UInt64($1) }
+        UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))
     }
 
     mutating func int() throws -> Int {
@@ -351,12 +367,12 @@ struct BinaryReader {
 
     mutating func string() throws -> String {
         let b = try take(try int())
-        guard let s = String(validating: b, as: UTF8.self) else { throw SearchIndexError.corrupt("string") }
+        guard let s = String(validating: b.bindMemory(to: UInt8.self), as: UTF8.self) else { throw SearchIndexError.corrupt("string") }
         return s
     }
 
     mutating func optionalString() throws -> String? {
-        let flag = try take(1).first!
+        let flag = try take(1)[0]
         switch flag {
         case 0: return nil
         case 1: return try string()
@@ -364,27 +380,16 @@ struct BinaryReader {
         }
     }
 
-    mutating func int32s() throws -> [Int32] {
-        let n = try int()
-        let b = try take(n * 4)
-        var out = [Int32](repeating: 0, count: n)
-        out.withUnsafeMutableBytes { dst in
-            b.withUnsafeBytes { src in dst.copyMemory(from: src) }
-        }
-        #if !_endian(little)
-        for i in 0..<n { out[i] = Int32(littleEndian: out[i]) }
-        #endif
-        return out
-    }
+    mutating func int32s() throws -> [Int32] { try array() }
 
     mutating func array<T: FixedWidthInteger>() throws -> [T] {
         let n = try int()
         let size = MemoryLayout<T>.size
-        guard n <= (data.endIndex - offset) / size else { throw SearchIndexError.corrupt("truncated") }
+        guard n <= (data.count - offset) / size else { throw SearchIndexError.corrupt("truncated") }
         let b = try take(n * size)
-        var out = [T](repeating: 0, count: n)
-        out.withUnsafeMutableBytes { dst in
-            b.withUnsafeBytes { src in if let base = src.baseAddress { dst.baseAddress!.copyMemory(from: base, byteCount: src.count) } }
+        var out = [T](unsafeUninitializedCapacity: n) { dst, initialized in
+            if let base = b.baseAddress, n > 0 { UnsafeMutableRawPointer(dst.baseAddress!).copyMemory(from: base, byteCount: n * size) }
+            initialized = n
         }
         #if !_endian(little)
         for i in 0..<n { out[i] = T(littleEndian: out[i]) }
@@ -394,11 +399,8 @@ struct BinaryReader {
 
     mutating func doubles() throws -> [Double] {
         let n = try int()
+        guard n <= (data.count - offset) / 8 else { throw SearchIndexError.corrupt("truncated") }
         let b = try take(n * 8)
-        var out = [Double](repeating: 0, count: n)
-        b.withUnsafeBytes { src in
-            for i in 0..<n { out[i] = Double(bitPattern: UInt64(littleEndian: src.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))) }
-        }
-        return out
+        return (0..<n).map { Double(bitPattern: UInt64(littleEndian: b.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self))) }
     }
 }

@@ -133,6 +133,12 @@ public struct SearchIndex: Sendable {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             var chunk = ChunkBuilder(cap: cap, glossary: glossary)
+            // Buffers sized once from the chunk's text (untouched capacity costs no memory).
+            var textSize = 0, textCount = 0
+            for d in lo..<hi {
+                for texts in documents[order[d]].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
+            }
+            chunk.reserve(textBytes: textSize + 5 * textCount)
             for d in lo..<hi { chunk.add(documents[order[d]], doc: Int32(d)) }
             chunk.finish()
             box.set(c, chunk)
@@ -171,7 +177,8 @@ public struct SearchIndex: Sendable {
         var textBytes: [UInt8] = []
         var docTextEnd: [Int] = []
         var docChecksum: [UInt64] = []
-        var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; return t }()
+        /// Interns the tokens (the chunk's vocabulary is its table, taken at `finish()`).
+        var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; t.interning = true; return t }()
         let cap: Int
         let glossary: SearchGlossary
         var textStamp: [Int32] = []
@@ -187,6 +194,12 @@ public struct SearchIndex: Sendable {
         init(cap: Int, glossary: SearchGlossary) {
             self.cap = cap
             self.glossary = glossary
+        }
+
+        /// Reserves room for texts of `textBytes` bytes and their records (about as many bytes; twice that reserved).
+        mutating func reserve(textBytes size: Int) {
+            textBytes.reserveCapacity(size)
+            records = RawBytes(capacity: max(1 << 20, 2 * size))
         }
 
         mutating func add(_ doc: SearchDocument, doc d: Int32) {
@@ -216,80 +229,119 @@ public struct SearchIndex: Sendable {
             tokenSlots.removeAll(keepingCapacity: true)
             slotToken.removeAll(keepingCapacity: true)
             slotTf.removeAll(keepingCapacity: true)
-            let tokenBytes = tokenizer.bytes, tokenEnds = tokenizer.ends, tokenHashes = tokenizer.hashes
-            tokenBytes.withUnsafeBufferPointer { bytes in
-                var start = 0
-                for k in 0..<n {
-                    let end = Int(tokenEnds[k])
-                    let (id, isNew) = tokens.intern(bytes.baseAddress! + start, end - start, hash: tokenHashes[k])
-                    start = end
-                    if isNew {
-                        textStamp.append(0)
-                        slotOf.append(0)
-                        documentFrequency.append(0)
-                        recordCount.append(0)
-                        firstDoc.append(-1)
-                        lastDoc.append(-1)
+            let vocabulary = tokenizer.table.count
+            if textStamp.count < vocabulary {
+                // New tokens, in order of first appearance.
+                let added = vocabulary - textStamp.count
+                textStamp.append(contentsOf: repeatElement(0, count: added))
+                slotOf.append(contentsOf: repeatElement(0, count: added))
+                documentFrequency.append(contentsOf: repeatElement(0, count: added))
+                recordCount.append(contentsOf: repeatElement(0, count: added))
+                firstDoc.append(contentsOf: repeatElement(-1, count: added))
+                lastDoc.append(contentsOf: repeatElement(-1, count: added))
+            }
+            // Scratch arrays sized for the text, filled through pointers, then cut to the slot count.
+            tokenSlots.append(contentsOf: repeatElement(0, count: n))
+            slotToken.append(contentsOf: repeatElement(0, count: n))
+            slotTf.append(contentsOf: repeatElement(0, count: n))
+            var used = 0
+            tokenizer.ids.withUnsafeBufferPointer { ids in
+                textStamp.withUnsafeMutableBufferPointer { stamp in
+                    slotOf.withUnsafeMutableBufferPointer { slotOf in
+                        tokenSlots.withUnsafeMutableBufferPointer { tokenSlots in
+                            slotToken.withUnsafeMutableBufferPointer { slotToken in
+                                slotTf.withUnsafeMutableBufferPointer { slotTf in
+                                    for k in 0..<n {
+                                        let id = ids[k]
+                                        let t = Int(id)
+                                        if stamp[t] != gt {
+                                            stamp[t] = gt
+                                            slotOf[t] = Int32(used)
+                                            slotToken[used] = id
+                                            used += 1
+                                        }
+                                        let s = Int(slotOf[t])
+                                        slotTf[s] += 1
+                                        tokenSlots[k] = Int32(s)
+                                    }
+                                }
+                            }
+                        }
                     }
-                    let t = Int(id)
-                    if textStamp[t] != gt {
-                        textStamp[t] = gt
-                        slotOf[t] = Int32(slotToken.count)
-                        slotToken.append(id)
-                        slotTf.append(0)
-                    }
-                    let s = Int(slotOf[t])
-                    slotTf[s] += 1
-                    tokenSlots.append(Int32(s))
                 }
             }
+            slotToken.removeLast(n - used)
+            slotTf.removeLast(n - used)
             // Positions, at most `cap` per slot, in token order (positions never decrease).
+            let slots = slotToken.count
             slotPosStart.removeAll(keepingCapacity: true)
             slotFill.removeAll(keepingCapacity: true)
             var next: Int32 = 0
-            for s in 0..<slotToken.count {
-                slotPosStart.append(next)
-                slotFill.append(0)
-                next += Int32(min(Int(slotTf[s]), cap))
+            slotTf.withUnsafeBufferPointer { tf in
+                for s in 0..<slots {
+                    slotPosStart.append(next)
+                    next += Int32(min(Int(tf[s]), cap))
+                }
             }
+            slotFill.append(contentsOf: repeatElement(0, count: slots))
             slotPositions.removeAll(keepingCapacity: true)
             slotPositions.append(contentsOf: repeatElement(0, count: Int(next)))
-            let tokenPositions = tokenizer.positions
-            for k in 0..<n {
-                let s = Int(tokenSlots[k])
-                if Int(slotFill[s]) < cap {
-                    slotPositions[Int(slotPosStart[s] + slotFill[s])] = tokenPositions[k]
-                    slotFill[s] += 1
+            tokenizer.positions.withUnsafeBufferPointer { tokenPositions in
+                tokenSlots.withUnsafeBufferPointer { tokenSlots in
+                    slotPosStart.withUnsafeBufferPointer { posStart in
+                        slotFill.withUnsafeMutableBufferPointer { fill in
+                            slotPositions.withUnsafeMutableBufferPointer { out in
+                                for k in 0..<n {
+                                    let s = Int(tokenSlots[k])
+                                    if Int(fill[s]) < cap {
+                                        out[Int(posStart[s] + fill[s])] = tokenPositions[k]
+                                        fill[s] += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
             let out = records
-            for s in 0..<slotToken.count {
-                let t = Int(slotToken[s])
-                if lastDoc[t] != doc { documentFrequency[t] += 1 }
-                if lastDoc[t] < 0 {
-                    firstDoc[t] = doc
-                } else {
-                    out.varint(UInt32(doc - lastDoc[t]))
+            slotToken.withUnsafeBufferPointer { slotToken in
+            slotTf.withUnsafeBufferPointer { slotTf in
+            slotPosStart.withUnsafeBufferPointer { slotPosStart in
+            slotFill.withUnsafeBufferPointer { slotFill in
+            slotPositions.withUnsafeBufferPointer { slotPositions in
+            documentFrequency.withUnsafeMutableBufferPointer { documentFrequency in
+            firstDoc.withUnsafeMutableBufferPointer { firstDoc in
+            lastDoc.withUnsafeMutableBufferPointer { lastDoc in
+            recordCount.withUnsafeMutableBufferPointer { recordCount in
+                for s in 0..<slots {
+                    let t = Int(slotToken[s])
+                    if lastDoc[t] != doc { documentFrequency[t] += 1 }
+                    if lastDoc[t] < 0 {
+                        firstDoc[t] = doc
+                    } else {
+                        out.varint(UInt32(doc - lastDoc[t]))
+                    }
+                    lastDoc[t] = doc
+                    recordCount[t] += 1
+                    out.varint(UInt32(localText))
+                    out.varint(UInt32(slotTf[s]))
+                    var prev: Int32 = 0
+                    let p0 = Int(slotPosStart[s])
+                    for k in 0..<Int(slotFill[s]) {
+                        let p = slotPositions[p0 + k]
+                        out.varint(UInt32(p - prev))
+                        prev = p
+                    }
+                    recordToken.append(slotToken[s])
+                    recordStart.append(out.count)
                 }
-                lastDoc[t] = doc
-                recordCount[t] += 1
-                out.varint(UInt32(localText))
-                out.varint(UInt32(slotTf[s]))
-                var prev: Int32 = 0
-                let p0 = Int(slotPosStart[s])
-                for k in 0..<Int(slotFill[s]) {
-                    let p = slotPositions[p0 + k]
-                    out.varint(UInt32(p - prev))
-                    prev = p
-                }
-                recordToken.append(slotToken[s])
-                recordStart.append(out.count)
-            }
+            }}}}}}}}}
             return tokenizer.literalCount
         }
 
         /// Groups the records by token (keeping their order) and drops the scratch buffers.
         mutating func finish() {
+            tokens = tokenizer.takeTable()
             let v = tokens.count
             tokenDataStart = [Int](repeating: 0, count: v + 1)
             for r in 0..<recordToken.count {
@@ -299,12 +351,18 @@ public struct SearchIndex: Sendable {
             var fill = tokenDataStart
             let src = records.base
             tokenData = [UInt8](unsafeUninitializedCapacity: records.count) { dst, initialized in
-                for r in 0..<recordToken.count {
-                    let a = recordStart[r], len = recordStart[r + 1] - a
-                    let t = Int(recordToken[r])
-                    var o = fill[t]
-                    for k in 0..<len { dst[o] = src.load(fromByteOffset: a + k, as: UInt8.self); o += 1 }
-                    fill[t] = o
+                let base = UnsafeMutableRawPointer(dst.baseAddress)
+                recordStart.withUnsafeBufferPointer { recordStart in
+                    recordToken.withUnsafeBufferPointer { recordToken in
+                        fill.withUnsafeMutableBufferPointer { fill in
+                            for r in 0..<recordToken.count {
+                                let a = recordStart[r], len = recordStart[r + 1] - a
+                                let t = Int(recordToken[r])
+                                base!.advanced(by: fill[t]).copyMemory(from: src + a, byteCount: len)
+                                fill[t] += len
+                            }
+                        }
+                    }
                 }
                 initialized = records.count
             }

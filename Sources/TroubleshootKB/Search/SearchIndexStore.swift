@@ -48,9 +48,15 @@ public struct SearchIndexStore: Sendable {
     /// Opens the index, rebuilding it if needed. `parseProblems` receives diagnostics of
     /// entries that could not be read during a rebuild.
     public func open(forceRebuild: Bool = false, reason: Freshness? = nil) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
-        let files = try Self.scanEntries(in: entriesDirectory)
+        let scan = try Self.scan(in: entriesDirectory)
         let manifestPath = (cacheDirectory as NSString).appendingPathComponent(Self.manifestName)
         let indexPath = (cacheDirectory as NSString).appendingPathComponent(Self.indexName)
+        // The common case: no file came, went or changed size or time since the manifest was written.
+        if !forceRebuild, let fingerprint = Self.unchangedFingerprint(scan, manifestPath: manifestPath, extra: glossaryHash()),
+           let index = try? SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint) {
+            return (index, .reused, [])
+        }
+        let files = (0..<scan.count).map { (path: scan.path($0), size: scan.size[$0], mtime: scan.mtime[$0], outside: scan.outside[$0]) }
         let previousList = forceRebuild ? [] : Self.readManifest(manifestPath)
         // Both lists are sorted by path: compare them in step; look paths up only if they differ.
         var lookup: [String: FileState]? = nil
@@ -60,6 +66,8 @@ public struct SearchIndexStore: Sendable {
         var states: [FileState] = []
         states.reserveCapacity(files.count)
         var changed = forceRebuild || previousList.count != files.count
+        // States whose content hash is taken from the bytes the rebuild reads.
+        var pending: [Int] = []
         for (i, file) in files.enumerated() {
             let old = lookup == nil ? previousList[i] : lookup![file.path]
             if file.outside {
@@ -73,14 +81,19 @@ public struct SearchIndexStore: Sendable {
                 states.append(old)
                 continue
             }
+            if changed {
+                // A rebuild is due anyway: it hashes the file as it reads it.
+                pending.append(states.count)
+                states.append(FileState(path: file.path, size: file.size, mtime: file.mtime, hash: 0))
+                continue
+            }
             let hash = Self.contentHash(path: file.path)
             states.append(FileState(path: file.path, size: file.size, mtime: file.mtime, hash: hash))
             if let old, old.hash == hash { continue }
             changed = true
         }
-        let glossaryHash = Self.contentHash(path: (entriesDirectory as NSString).appendingPathComponent(Glossary.fileName))
-        let fingerprint = Self.fingerprint(states, extra: glossaryHash)
         if !changed {
+            let fingerprint = fingerprint(of: states)
             do {
                 let index = try SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint)
                 if states != previousList {
@@ -88,15 +101,26 @@ public struct SearchIndexStore: Sendable {
                 }
                 return (index, .reused, [])
             } catch {
-                return try rebuild(states: states, fingerprint: fingerprint, freshness: .rebuiltInvalid,
+                return try rebuild(states: states, pending: [], freshness: .rebuiltInvalid,
                                    manifestPath: manifestPath, indexPath: indexPath)
             }
         }
         let freshness: Freshness = reason ?? (previousList.isEmpty && !FileManager.default.fileExists(atPath: indexPath) ? .built : .rebuiltChanged)
-        return try rebuild(states: states, fingerprint: fingerprint, freshness: freshness, manifestPath: manifestPath, indexPath: indexPath)
+        return try rebuild(states: states, pending: pending, freshness: freshness, manifestPath: manifestPath, indexPath: indexPath)
     }
 
-    private func rebuild(states: [FileState], fingerprint: String, freshness: Freshness,
+    /// The fingerprint stored in `search.bin`: the entry files' paths and hashes and the glossary's hash.
+    private func fingerprint(of states: [FileState]) -> String {
+        Self.fingerprint(states, extra: glossaryHash())
+    }
+
+    private func glossaryHash() -> UInt64 {
+        Self.contentHash(path: (entriesDirectory as NSString).appendingPathComponent(Glossary.fileName))
+    }
+
+    /// Reads, parses and indexes every entry, and saves the index if the entries lint without
+    /// errors. The states at `pending` get the content hash of the bytes that were parsed.
+    private func rebuild(states: [FileState], pending: [Int], freshness: Freshness,
                          manifestPath: String, indexPath: String) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
         let (locations, locatorDiagnostics) = try EntryLocator.locate([entriesDirectory], workingDirectory: workingDirectory)
         // Oversized files are a lint error; they are not read into the index either.
@@ -110,67 +134,175 @@ public struct SearchIndexStore: Sendable {
             return false
         }
         let kb = KnowledgeBase.load(readable, locatorDiagnostics: locatorDiagnostics)
-        let documents = kb.entries.map { SearchDocument(entry: $0) }
+        var states = states
+        if !pending.isEmpty {
+            var parsedHash: [String: UInt64] = [:]
+            parsedHash.reserveCapacity(kb.items.count)
+            for item in kb.items { if let hash = item.contentHash { parsedHash[item.location.folderName] = hash } }
+            for i in pending {
+                // `<entries>/<folder>/entry.md`: the folder name is the component before the file name.
+                let components = states[i].path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+                let folder = components.count >= 2 ? String(decoding: components[components.count - 2], as: UTF8.self) : ""
+                states[i].hash = parsedHash[folder] ?? Self.contentHash(path: states[i].path)
+            }
+        }
+        let fingerprint = fingerprint(of: states)
+        let entries = kb.entries
+        let documents = Linter.parallelMap(entries.count) { SearchDocument(entry: entries[$0]) }
         let (glossary, _) = Glossary.load(entriesDirectory: entriesDirectory)
         let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
-        let problems = Linter.sorted(oversized + Linter().lint(kb, knownIDs: LintCommand.knownIDs(for: locations))
-            .filter { $0.severity == .error })
-        guard problems.isEmpty else { return (index, .notSaved, problems) }
-        try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-        try index.write(to: URL(fileURLWithPath: indexPath), fingerprint: fingerprint)
+        // The lint gate runs beside the writing of the file (which keeps one core busy in the
+        // kernel); the index is saved only without errors.
+        let gate = LintGate()
+        let group = DispatchGroup()
+        let knownIDs = LintCommand.knownIDs(for: locations)
+        DispatchQueue.global().async(group: group) {
+            gate.problems = Linter().lint(kb, knownIDs: knownIDs).filter { $0.severity == .error }
+        }
+        let indexURL = URL(fileURLWithPath: indexPath)
+        var temporary: String? = nil
+        var writeError: Error? = nil
+        do {
+            try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+            temporary = try index.writeTemporary(for: indexURL, fingerprint: fingerprint)
+        } catch {
+            writeError = error
+        }
+        group.wait()
+        let problems = Linter.sorted(oversized + gate.problems)
+        guard problems.isEmpty else {
+            if let temporary { unlink(temporary) }
+            return (index, .notSaved, problems)
+        }
+        if let writeError { throw writeError }
+        try SearchIndex.commitTemporary(temporary!, to: indexURL)
         try Self.writeManifest(states, to: manifestPath)
         return (index, freshness, [])
     }
 
-    /// Every `<folder>/entry.md` (absolute path, size, modification time in ns), sorted by path;
-    /// one `fstatat` per folder. An entry reached through a symbolic link (the folder or the
-    /// file) that resolves outside the entries folder is listed with `outside` set and no size.
-    static func scanEntries(in directory: String) throws -> [(path: String, size: Int64, mtime: Int64, outside: Bool)] {
+    /// The lint result of a rebuild, filled on another thread (read after the group's wait).
+    private final class LintGate: @unchecked Sendable {
+        var problems: [Diagnostic] = []
+    }
+
+    /// The entry files of an entries folder: `<folder>/entry.md` relative paths as bytes (no
+    /// strings are made until needed), sorted by path bytes, with size and modification time.
+    struct EntryScan {
+        let directory: String
+        /// `relative[start(i) ..< ends[i]]` is `<folder>/entry.md` of file `i`.
+        var relative: [UInt8] = []
+        var ends: [Int] = []
+        var size: [Int64] = []
+        var mtime: [Int64] = []
+        /// Reached through a symbolic link that resolves outside the entries folder (no size).
+        var outside: [Bool] = []
+
+        var count: Int { ends.count }
+        func start(_ i: Int) -> Int { i == 0 ? 0 : ends[i - 1] }
+
+        func path(_ i: Int) -> String {
+            directory + "/" + String(decoding: relative[start(i)..<ends[i]], as: UTF8.self)
+        }
+    }
+
+    /// Every `<folder>/entry.md`, sorted by path; one `fstatat` per folder, spread over the cores.
+    /// An entry reached through a symbolic link (the folder or the file) that resolves outside the
+    /// entries folder is listed with `outside` set and no size.
+    static func scan(in directory: String) throws -> EntryScan {
         guard let dir = opendir(directory) else { throw KBError("no entries folder at \(directory)") }
         defer { closedir(dir) }
         let fd = dirfd(dir)
-        var names: [(name: String, isDirectory: Bool)] = []
+        // Relative paths `<name>/entry.md` NUL-terminated, in one buffer.
+        var names: [UInt8] = []
+        var nameStart: [Int] = []
+        var isDirectory: [Bool] = []
+        let suffix = Array(("/" + EntryLocator.entryFileName).utf8)
         while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            let added = withUnsafeBytes(of: item.pointee.d_name) { raw -> Bool in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                guard bytes[0] != 0x2E else { return false }  // hidden, "." and ".."
+                nameStart.append(names.count)
+                var k = 0
+                while k < bytes.count && bytes[k] != 0 { names.append(bytes[k]); k += 1 }
+                return true
             }
-            guard !name.hasPrefix(".") else { continue }
-            names.append((name, Int32(item.pointee.d_type) == Int32(DT_DIR)))
+            guard added else { continue }
+            names.append(contentsOf: suffix)
+            names.append(0)
+            isDirectory.append(Int32(item.pointee.d_type) == Int32(DT_DIR))
+        }
+        let n = nameStart.count
+        // Sorted by the bytes of `<name>/entry.md` (the paths share the folder prefix).
+        var order = Array(0..<n)
+        names.withUnsafeBufferPointer { b in
+            func bytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                let a = nameStart[i]
+                let e = (i + 1 < n ? nameStart[i + 1] : b.count) - 1  // without the NUL
+                return UnsafeBufferPointer(rebasing: b[a..<e])
+            }
+            order.sort { x, y in
+                let p = bytes(x), q = bytes(y)
+                let common = min(p.count, q.count)
+                let c = memcmp(p.baseAddress!, q.baseAddress!, common)
+                return c != 0 ? c < 0 : p.count < q.count
+            }
         }
         // The stat calls (path lookups in the kernel) dominate a warm `kb search`: spread them.
-        typealias Found = (path: String, size: Int64, mtime: Int64, outside: Bool)
         let resolvedRoot = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
-        let slices = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, names.count / 512))
-        let results = UnsafeMutableBufferPointer<[Found]>.allocate(capacity: slices)
-        results.initialize(repeating: [])
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
-        let items = names
+        let slices = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, n / 512))
+        // Per sorted position: 0 missing, 1 found, 2 outside.
+        let state = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, n))
+        let sizes = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, n))
+        let times = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, n))
+        defer { state.deallocate(); sizes.deallocate(); times.deallocate() }
+        nonisolated(unsafe) let (stateOut, sizeOut, timeOut) = (state, sizes, times)
+        let sortedOrder = order, starts = nameStart, dirs = isDirectory, nameBytes = names
         DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            var found: [Found] = []
-            let lower = items.count * slice / slices, upper = items.count * (slice + 1) / slices
-            for (name, isDirectory) in items[lower..<upper] {
-                let relative = name + "/" + EntryLocator.entryFileName
-                let path = directory + "/" + relative
-                var info = stat()
-                guard fstatat(fd, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                if !isDirectory || (info.st_mode & S_IFMT) == S_IFLNK {
-                    // A symbolic link on the way: only followed when it stays inside the entries folder.
-                    guard fstatat(fd, relative, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                    if !URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot + "/") {
-                        found.append((path, -1, 0, true))
-                        continue
+            let lower = n * slice / slices, upper = n * (slice + 1) / slices
+            nameBytes.withUnsafeBufferPointer { b in
+                let base = UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: CChar.self)
+                for k in lower..<upper {
+                    let i = sortedOrder[k]
+                    let relative = base + starts[i]
+                    stateOut[k] = 0
+                    var info = stat()
+                    guard fstatat(fd, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                    if !dirs[i] || (info.st_mode & S_IFMT) == S_IFLNK {
+                        // A symbolic link on the way: only followed when it stays inside the entries folder.
+                        guard fstatat(fd, relative, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                        let path = directory + "/" + String(cString: relative)
+                        if !URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot + "/") {
+                            stateOut[k] = 2
+                            continue
+                        }
                     }
+                    guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                    stateOut[k] = 1
+                    sizeOut[k] = Int64(info.st_size)
+                    timeOut[k] = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
                 }
-                guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                found.append((path, Int64(info.st_size),
-                              Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), false))
             }
-            output[slice] = found
         }
-        var found = results.flatMap { $0 }
-        found.sort { Self.pathPrecedes($0.path, $1.path) }
-        return found
+        var result = EntryScan(directory: directory)
+        result.relative.reserveCapacity(names.count)
+        result.ends.reserveCapacity(n); result.size.reserveCapacity(n); result.mtime.reserveCapacity(n); result.outside.reserveCapacity(n)
+        for k in 0..<n where state[k] != 0 {
+            let i = order[k]
+            let e = (i + 1 < n ? nameStart[i + 1] : names.count) - 1
+            result.relative.append(contentsOf: names[nameStart[i]..<e])
+            result.ends.append(result.relative.count)
+            let outside = state[k] == 2
+            result.outside.append(outside)
+            result.size.append(outside ? -1 : sizes[k])
+            result.mtime.append(outside ? 0 : times[k])
+        }
+        return result
+    }
+
+    /// Every `<folder>/entry.md` (absolute path, size, modification time in ns), sorted by path.
+    static func scanEntries(in directory: String) throws -> [(path: String, size: Int64, mtime: Int64, outside: Bool)] {
+        let scan = try scan(in: directory)
+        return (0..<scan.count).map { (scan.path($0), scan.size[$0], scan.mtime[$0], scan.outside[$0]) }
     }
 
     /// The order of paths in the scan and the manifest: by UTF-8 bytes (cheaper than String's
@@ -191,28 +323,95 @@ public struct SearchIndexStore: Sendable {
         try scanEntries(in: directory).map(\.path)
     }
 
-    /// FNV-1a 64 of a file's bytes (0 for a missing file).
+    /// The content hash of a file's bytes (0 for a missing file): the FNV-1a-style 64-bit checksum
+    /// over 64-bit words of the index file (docs/search.md §7).
     static func contentHash(path: String) -> UInt64 {
         guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        return data.withUnsafeBytes { contentHash(bytes: $0) }
+    }
+
+    static func contentHash(bytes: UnsafeRawBufferPointer) -> UInt64 {
+        searchChecksum(bytes)
+    }
+
+    /// FNV-1a 64 over the tool and format versions, each path's bytes and content hash, and `extra`.
+    struct FingerprintHasher {
         var hash: UInt64 = 0xcbf29ce484222325
-        data.withUnsafeBytes { raw in
-            for byte in raw.bindMemory(to: UInt8.self) {
-                hash = (hash ^ UInt64(byte)) &* 0x100000001b3
-            }
+        init() {
+            for byte in "\(TroubleshootKBVersion.string)/\(SearchIndex.binaryFormatVersion)".utf8 { mix(UInt64(byte)) }
         }
-        return hash
+        @inline(__always) mutating func mix(_ value: UInt64) { hash = (hash ^ value) &* 0x100000001b3 }
+        mutating func mix(bytes: UnsafeBufferPointer<UInt8>) { for byte in bytes { mix(UInt64(byte)) } }
+        var string: String { String(hash, radix: 16) }
     }
 
     static func fingerprint(_ states: [FileState], extra: UInt64) -> String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        func mix(_ value: UInt64) { hash = (hash ^ value) &* 0x100000001b3 }
-        for byte in "\(TroubleshootKBVersion.string)/\(SearchIndex.binaryFormatVersion)".utf8 { mix(UInt64(byte)) }
+        var hasher = FingerprintHasher()
         for state in states {
-            for byte in state.path.utf8 { mix(UInt64(byte)) }
-            mix(state.hash)
+            for byte in state.path.utf8 { hasher.mix(UInt64(byte)) }
+            hasher.mix(state.hash)
         }
-        mix(extra)
-        return String(hash, radix: 16)
+        hasher.mix(extra)
+        return hasher.string
+    }
+
+    /// The fingerprint of the manifest's states when the scan matches the manifest line for line
+    /// (same paths, sizes and times, nothing outside the entries folder); nil otherwise. Works on
+    /// the manifest's bytes, without making strings.
+    static func unchangedFingerprint(_ scan: EntryScan, manifestPath: String, extra: UInt64) -> String? {
+        guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
+        let prefix = Array((scan.directory + "/").utf8)
+        return data.withUnsafeBytes { raw -> String? in
+            let b = raw.bindMemory(to: UInt8.self)
+            let header = Array(manifestHeader.utf8)
+            guard b.count >= header.count, b.prefix(header.count).elementsEqual(header) else { return nil }
+            var i = header.count
+            let n = b.count
+            func field(_ end: UInt8) -> Range<Int>? {
+                let start = i
+                while i < n && b[i] != end && b[i] != 0x0A { i += 1 }
+                guard i < n, b[i] == end else { return nil }
+                defer { i += 1 }
+                return start..<i
+            }
+            var hasher = FingerprintHasher()
+            return scan.relative.withUnsafeBufferPointer { relative -> String? in
+                for k in 0..<scan.count {
+                    guard !scan.outside[k], let p = field(0x09), let sz = field(0x09), let mt = field(0x09), let h = field(0x0A),
+                          let size = number(b, sz, radix: 10), let mtime = number(b, mt, radix: 10), let hash = number(b, h, radix: 16),
+                          size == UInt64(bitPattern: scan.size[k]), mtime == UInt64(bitPattern: scan.mtime[k]) else { return nil }
+                    let name = UnsafeBufferPointer(rebasing: relative[scan.start(k)..<scan.ends[k]])
+                    guard p.count == prefix.count + name.count,
+                          memcmp(b.baseAddress! + p.lowerBound, prefix, prefix.count) == 0,
+                          memcmp(b.baseAddress! + p.lowerBound + prefix.count, name.baseAddress!, name.count) == 0 else { return nil }
+                    hasher.mix(bytes: UnsafeBufferPointer(rebasing: b[p]))
+                    hasher.mix(hash)
+                }
+                guard i == n else { return nil }
+                hasher.mix(extra)
+                return hasher.string
+            }
+        }
+    }
+
+    /// A decimal or hexadecimal number of the manifest (nil if empty, malformed or too large).
+    static func number(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, radix: UInt64) -> UInt64? {
+        guard !r.isEmpty, r.count <= 20 else { return nil }
+        var v: UInt64 = 0
+        for k in r {
+            let c = b[k]
+            let digit: UInt64
+            switch c {
+            case 0x30...0x39: digit = UInt64(c - 0x30)
+            case 0x61...0x66 where radix == 16: digit = UInt64(c - 0x61 + 10)
+            default: return nil
+            }
+            let (m, o1) = v.multipliedReportingOverflow(by: radix)
+            let (s, o2) = m.addingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            v = s
+        }
+        return v
     }
 
     /// The manifest's lines (path, size, mtime, hash in hex), in file order; empty if unreadable.
@@ -221,7 +420,9 @@ public struct SearchIndexStore: Sendable {
         return data.withUnsafeBytes { raw -> [FileState] in
             let b = raw.bindMemory(to: UInt8.self)
             var result: [FileState] = []
-            var i = 0
+            let header = Array(manifestHeader.utf8)
+            guard b.count >= header.count, b.prefix(header.count).elementsEqual(header) else { return [] }
+            var i = header.count
             let n = b.count
             func field(_ end: UInt8) -> Range<Int>? {
                 let start = i
@@ -261,8 +462,11 @@ public struct SearchIndexStore: Sendable {
         }
     }
 
+    /// First line of the manifest; a manifest without it (an older one) is not used.
+    static let manifestHeader = "#kb-manifest 2\n"
+
     static func writeManifest(_ states: [FileState], to path: String) throws {
-        var text = ""
+        var text = manifestHeader
         for state in states.sorted(by: { Self.pathPrecedes($0.path, $1.path) }) {
             text += "\(state.path)\t\(state.size)\t\(state.mtime)\t\(String(state.hash, radix: 16))\n"
         }

@@ -113,7 +113,23 @@ struct SearchTokenizer {
     /// Range of each token in normalised scalars: `normalizedStarts[i]..<normalizedEnds[i]`.
     private(set) var normalizedStarts: [Int32] = []
     private(set) var normalizedEnds: [Int32] = []
-    var count: Int { ends.count }
+    var count: Int { interning ? ids.count : ends.count }
+
+    /// Index mode: every token is interned into `table` as it is made and only its id is kept
+    /// (`ids`, with `positions`; `bytes`, `ends` and `hashes` stay empty). Han/Kana/Hangul unigrams
+    /// and bigrams are looked up by their scalars first, so most tokens never become bytes.
+    var interning = false
+    private(set) var table = TokenTable()
+    private(set) var ids: [Int32] = []
+    private var scalarTokens = ScalarTokenMap()
+    private var latinRuns = LatinRunCache()
+
+    /// Hands over the interned vocabulary (and forgets it).
+    mutating func takeTable() -> TokenTable {
+        defer { table = TokenTable(); scalarTokens = ScalarTokenMap(); latinRuns = LatinRunCache() }
+        return table
+    }
+
     /// Tokens `0..<literalCount` are literal; the rest are concept tokens.
     private(set) var literalCount = 0
 
@@ -233,6 +249,7 @@ struct SearchTokenizer {
         sourceEnds.removeAll(keepingCapacity: true)
         normalizedStarts.removeAll(keepingCapacity: true)
         normalizedEnds.removeAll(keepingCapacity: true)
+        ids.removeAll(keepingCapacity: true)
 
         let n = normalized.count
         trackPositions = !glossary.isEmpty
@@ -268,13 +285,13 @@ struct SearchTokenizer {
                         break
                     }
                 }
-                pos = emitLatinRun(i, j, pos)
+                pos = interning && !tracksSources ? emitLatinRunCached(i, j, pos) : emitLatinRun(i, j, pos)
                 i = j
             case .other, .dot:
                 i += 1
             }
         }
-        literalCount = ends.count
+        literalCount = count
         if trackPositions { emitConcepts(glossary, endPosition: pos) }
     }
 
@@ -292,9 +309,16 @@ struct SearchTokenizer {
         matchText.removeAll(keepingCapacity: true)
         for v in normalized { matchText.append(SearchGlossary.matchingScalar(v)) }
         for m in glossary.matches(in: matchText) {
-            bytes.append(contentsOf: glossary.tokenBytes[m.concept])
-            hashes.append(glossary.tokenHashes[m.concept])
-            ends.append(Int32(bytes.count))
+            if interning {
+                let id = glossary.tokenBytes[m.concept].withUnsafeBufferPointer { b in
+                    table.intern(b.baseAddress ?? UnsafePointer(bitPattern: 1)!, b.count, hash: glossary.tokenHashes[m.concept]).0
+                }
+                ids.append(id)
+            } else {
+                bytes.append(contentsOf: glossary.tokenBytes[m.concept])
+                hashes.append(glossary.tokenHashes[m.concept])
+                ends.append(Int32(bytes.count))
+            }
             positions.append(scalarPositions[m.start])
             if tracksSources {
                 kinds.append(Self.kindConcept)
@@ -315,8 +339,14 @@ struct SearchTokenizer {
     private mutating func finishToken(start: Int, position: Int32, kind: UInt8, from a: Int, to b: Int) {
         var h: UInt32 = 2166136261
         for k in start..<bytes.count { h = (h ^ UInt32(bytes[k])) &* 16777619 }
-        hashes.append(h)
-        ends.append(Int32(bytes.count))
+        if interning {
+            let id = bytes.withUnsafeBufferPointer { table.intern($0.baseAddress! + start, $0.count - start, hash: h).0 }
+            bytes.removeLast(bytes.count - start)
+            ids.append(id)
+        } else {
+            hashes.append(h)
+            ends.append(Int32(bytes.count))
+        }
         positions.append(position)
         if tracksSources {
             kinds.append(kind)
@@ -331,6 +361,18 @@ struct SearchTokenizer {
         let len = b - a
         let unigrams = mode == .document || len == 1
         if trackPositions { for k in 0..<len { scalarPositions[a + k] = pos + Int32(k) } }
+        if interning && !tracksSources {
+            // Index mode: unigrams and bigrams by their scalars (bytes only for a new token).
+            for k in 0..<len {
+                let c = normalized[a + k]
+                if unigrams { internScalars(UInt64(c), c, nil, pos + Int32(k), a + k) }
+                if k + 1 < len {
+                    let d = normalized[a + k + 1]
+                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
+                }
+            }
+            return
+        }
         for k in 0..<len {
             let c = normalized[a + k]
             if unigrams {
@@ -345,6 +387,43 @@ struct SearchTokenizer {
                 finishToken(start: s, position: pos + Int32(k), kind: Self.kindBigram, from: a + k, to: a + k + 2)
             }
         }
+    }
+
+    /// A unigram (`second == nil`) or bigram token by its scalars: its id from the scalar map, or
+    /// made, interned and remembered.
+    @inline(__always)
+    private mutating func internScalars(_ key: UInt64, _ first: UInt32, _ second: UInt32?, _ position: Int32, _ at: Int) {
+        let known = scalarTokens.find(key)
+        if known >= 0 {
+            ids.append(known)
+            positions.append(position)
+            return
+        }
+        let s = bytes.count
+        SearchScalars.appendUTF8(first, to: &bytes)
+        if let second { SearchScalars.appendUTF8(second, to: &bytes) }
+        finishToken(start: s, position: position, kind: second == nil ? Self.kindUnigram : Self.kindBigram,
+                    from: at, to: at + (second == nil ? 1 : 2))
+        scalarTokens.insert(key, ids[ids.count - 1])
+    }
+
+    /// `emitLatinRun` in index mode: the tokens of a run depend on its scalars only, so a run seen
+    /// before repeats its token ids, positions (relative to `pos`) and scalar positions.
+    private mutating func emitLatinRunCached(_ a: Int, _ b: Int, _ pos: Int32) -> Int32 {
+        let found = normalized.withUnsafeBufferPointer { latinRuns.find(UnsafeBufferPointer(rebasing: $0[a..<b])) }
+        if found >= 0, !trackPositions || latinRuns.hasScalarPositions[found] {
+            return latinRuns.replay(found, pos: pos, ids: &ids, positions: &positions,
+                                    scalarPositions: &scalarPositions, setScalarPositions: trackPositions, at: a)
+        }
+        let first = ids.count
+        let next = emitLatinRun(a, b, pos)
+        normalized.withUnsafeBufferPointer { n in
+            scalarPositions.withUnsafeBufferPointer { sp in
+                latinRuns.record(found, key: UnsafeBufferPointer(rebasing: n[a..<b]), ids: ids[first...], positions: positions[first...],
+                                 scalarPositions: trackPositions ? UnsafeBufferPointer(rebasing: sp[a..<b]) : nil, pos: pos, advance: next - pos)
+            }
+        }
+        return next
     }
 
     /// Emits the tokens of a Latin run `normalized[a..<b]` starting at `pos`; returns the next position.
@@ -466,5 +545,166 @@ struct SearchTokenizer {
             return
         }
         if at(2) != u && at(2) != sC && at(2) != o && at(2) != i { bytes.removeLast() }
+    }
+}
+
+/// Token ids by a key made of one or two scalars (open addressing; keys are below `UInt64.max`).
+struct ScalarTokenMap {
+    private var keys: [UInt64]
+    private var values: [Int32]
+    private var shift: UInt64
+    private var used = 0
+
+    init() {
+        keys = Array(repeating: .max, count: 1 << 12)
+        values = Array(repeating: -1, count: 1 << 12)
+        shift = 64 - 12
+    }
+
+    @inline(__always)
+    private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+
+    /// The id of `key`, or -1.
+    @inline(__always)
+    func find(_ key: UInt64) -> Int32 {
+        keys.withUnsafeBufferPointer { k in
+            let mask = k.count - 1
+            var s = slot(key)
+            while true {
+                let x = k[s]
+                if x == key { return values[s] }
+                if x == .max { return -1 }
+                s = (s + 1) & mask
+            }
+        }
+    }
+
+    mutating func insert(_ key: UInt64, _ value: Int32) {
+        let mask = keys.count - 1
+        var s = slot(key)
+        while keys[s] != .max && keys[s] != key { s = (s + 1) & mask }
+        if keys[s] == .max { used += 1 }
+        keys[s] = key
+        values[s] = value
+        if used * 2 > keys.count { grow() }
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        keys = Array(repeating: .max, count: oldKeys.count * 2)
+        values = Array(repeating: -1, count: oldKeys.count * 2)
+        shift -= 1
+        used = 0
+        for i in oldKeys.indices where oldKeys[i] != .max { insert(oldKeys[i], oldValues[i]) }
+    }
+}
+
+/// The tokens of Latin runs seen before, by the run's scalars (for `emitLatinRunCached`).
+struct LatinRunCache {
+    private var slots = [Int32](repeating: -1, count: 1 << 12)
+    private var shift: UInt32 = 32 - 12
+    private var hashes: [UInt32] = []
+    /// Run `r`: scalars `keys[keyStart(r) ..< keyEnd[r]]`, each with its position relative to the
+    /// run's (`scalarPosition`, -1 for none; valid when `hasScalarPositions[r]`).
+    private var keys: [UInt32] = []
+    private var keyEnd: [Int] = []
+    private var scalarPosition: [Int32] = []
+    private(set) var hasScalarPositions: [Bool] = []
+    /// Tokens of run `r`: `tokenIDs/tokenPositions[tokenEnd[r - 1] ..< tokenEnd[r]]`, positions relative.
+    private var tokenIDs: [Int32] = []
+    private var tokenPositions: [Int32] = []
+    private var tokenEnd: [Int] = []
+    private var advance: [Int32] = []
+    /// Runs remembered at most (then the cache starts over).
+    static let limit = 1 << 20
+
+    @inline(__always)
+    private static func hash(_ key: UnsafeBufferPointer<UInt32>) -> UInt32 {
+        var h: UInt32 = 2166136261
+        for v in key { h = (h ^ v) &* 16777619 }
+        return h
+    }
+
+    @inline(__always)
+    private func slot(_ h: UInt32) -> Int { Int((h &* 0x9E37_79B1) >> shift) }
+
+    /// The run with these scalars, or -1.
+    func find(_ key: UnsafeBufferPointer<UInt32>) -> Int {
+        let h = Self.hash(key)
+        let mask = slots.count - 1
+        var s = slot(h)
+        while true {
+            let r = Int(slots[s])
+            if r < 0 { return -1 }
+            if hashes[r] == h {
+                let start = r == 0 ? 0 : keyEnd[r - 1]
+                if keyEnd[r] - start == key.count {
+                    var same = true
+                    for k in 0..<key.count where keys[start + k] != key[k] { same = false; break }
+                    if same { return r }
+                }
+            }
+            s = (s + 1) & mask
+        }
+    }
+
+    /// Appends run `r`'s tokens at `pos` (and its scalar positions at `at`); returns the next position.
+    func replay(_ r: Int, pos: Int32, ids: inout [Int32], positions: inout [Int32],
+                scalarPositions: inout [Int32], setScalarPositions: Bool, at: Int) -> Int32 {
+        let start = r == 0 ? 0 : tokenEnd[r - 1]
+        for k in start..<tokenEnd[r] {
+            ids.append(tokenIDs[k])
+            positions.append(pos + tokenPositions[k])
+        }
+        if setScalarPositions {
+            let keyStart = r == 0 ? 0 : keyEnd[r - 1]
+            for k in keyStart..<keyEnd[r] {
+                let p = scalarPosition[k]
+                if p >= 0 { scalarPositions[at + k - keyStart] = pos + p }
+            }
+        }
+        return pos + advance[r]
+    }
+
+    /// Remembers a run's tokens (`existing` ≥ 0: the run is known and only gains its scalar positions).
+    mutating func record(_ existing: Int, key: UnsafeBufferPointer<UInt32>, ids: ArraySlice<Int32>, positions: ArraySlice<Int32>,
+                         scalarPositions: UnsafeBufferPointer<Int32>?, pos: Int32, advance next: Int32) {
+        if existing >= 0 {
+            guard let scalarPositions else { return }
+            let keyStart = existing == 0 ? 0 : keyEnd[existing - 1]
+            for k in 0..<key.count { scalarPosition[keyStart + k] = scalarPositions[k] >= 0 ? scalarPositions[k] - pos : -1 }
+            hasScalarPositions[existing] = true
+            return
+        }
+        if hashes.count >= Self.limit { self = LatinRunCache() }
+        let r = hashes.count
+        let h = Self.hash(key)
+        hashes.append(h)
+        keys.append(contentsOf: key)
+        keyEnd.append(keys.count)
+        if let scalarPositions {
+            for p in scalarPositions { scalarPosition.append(p >= 0 ? p - pos : -1) }
+        } else {
+            scalarPosition.append(contentsOf: repeatElement(-1, count: key.count))
+        }
+        hasScalarPositions.append(scalarPositions != nil)
+        tokenIDs.append(contentsOf: ids)
+        for p in positions { tokenPositions.append(p - pos) }
+        tokenEnd.append(tokenIDs.count)
+        advance.append(next)
+        let mask = slots.count - 1
+        var s = slot(h)
+        while slots[s] >= 0 { s = (s + 1) & mask }
+        slots[s] = Int32(r)
+        if hashes.count * 2 > slots.count {
+            let bits = 32 - shift + 1
+            slots = [Int32](repeating: -1, count: 1 << bits)
+            shift = 32 - bits
+            for i in 0..<hashes.count {
+                var t = slot(hashes[i])
+                while slots[t] >= 0 { t = (t + 1) & (slots.count - 1) }
+                slots[t] = Int32(i)
+            }
+        }
     }
 }

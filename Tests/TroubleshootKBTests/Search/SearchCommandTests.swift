@@ -60,6 +60,67 @@ import Testing
         #expect(try store.open().freshness == .rebuiltChanged)
     }
 
+    @Test func anEntryEditedInPlaceIsPickedUpWhateverItsSize() throws {
+        let dir = Self.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let store = SearchIndexStore(entriesDirectory: dir + "/entries", cacheDirectory: dir + "/.kb/index")
+        #expect(try store.open().freshness == .built)
+        #expect(try store.open(forceRebuild: true).freshness == .rebuiltChanged)
+        #expect(try store.open().freshness == .reused)
+        // The hashes a rebuild takes from the bytes it parses are those of the files: a new
+        // modification time alone does not rebuild.
+        let path = dir + "/entries/title-color/entry.md"
+        for file in [path, dir + "/entries/bar-shadow/entry.md"] {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 20)], ofItemAtPath: file)
+        }
+        #expect(try store.open().freshness == .reused)
+        // Rewritten in place (the folder's modification time does not change), same size.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "大标题颜色不对", with: "小标题字体不对")
+        #expect(edited.utf8.count == text.utf8.count && edited != text)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(edited.utf8))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 50)], ofItemAtPath: path)
+        let (index, freshness, _) = try store.open()
+        #expect(freshness == .rebuiltChanged)
+        #expect(index.search(query: "小标题字体").first?.id == "title-color")
+        #expect(index.search(query: "颜色").isEmpty)
+        #expect(try store.open().freshness == .reused)
+        // Two entries changed at once: both are read again, and the next open reuses the index.
+        TestSupport.write(edited + "\n改了第二次。\n", to: path)
+        let other = dir + "/entries/bar-shadow/entry.md"
+        TestSupport.write(try String(contentsOfFile: other, encoding: .utf8) + "\n그림자 두 번째 수정\n", to: other)
+        let (again, freshnessAgain, _) = try store.open()
+        #expect(freshnessAgain == .rebuiltChanged)
+        #expect(again.search(query: "第二次").first?.id == "title-color")
+        #expect(again.search(query: "두 번째 수정").first?.id == "bar-shadow")
+        #expect(try store.open().freshness == .reused)
+    }
+
+    @Test func aManifestOfAnotherFormatOrAStaleOneIsNotTrusted() throws {
+        let dir = Self.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let store = SearchIndexStore(entriesDirectory: dir + "/entries", cacheDirectory: dir + "/.kb/index")
+        #expect(try store.open().freshness == .built)
+        let manifest = dir + "/.kb/index/manifest.tsv"
+        let lines = try String(contentsOfFile: manifest, encoding: .utf8)
+        #expect(lines.hasPrefix(SearchIndexStore.manifestHeader))
+        // Without its header line (an older manifest): rebuilt, then reused.
+        try Data(lines.dropFirst(SearchIndexStore.manifestHeader.count).utf8).write(to: URL(fileURLWithPath: manifest))
+        #expect(try store.open().freshness == .rebuiltChanged)
+        #expect(try store.open().freshness == .reused)
+        // A manifest whose hash no longer matches the index's fingerprint: the index is rebuilt.
+        let current = try String(contentsOfFile: manifest, encoding: .utf8)
+        var rows = current.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var fields = rows[1].split(separator: "\t").map(String.init)
+        fields[3] = "1234"
+        rows[1] = fields.joined(separator: "\t")
+        try Data(rows.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: manifest))
+        #expect(try store.open().freshness == .rebuiltInvalid)
+        #expect(try store.open().freshness == .reused)
+    }
+
     @Test func analyzePrintsTokensWithPositionsAndKinds() {
         let result = TestSupport.kb(["analyze", "大标题 UINavigationBarAppearance"], in: "/")
         #expect(result.code == 0)
