@@ -363,22 +363,11 @@ public struct SearchIndexStore: Sendable {
         let prefix = Array((scan.directory + "/").utf8)
         return data.withUnsafeBytes { raw -> String? in
             let b = raw.bindMemory(to: UInt8.self)
-            let header = Array(manifestHeader.utf8)
-            guard b.count >= header.count, b.prefix(header.count).elementsEqual(header) else { return nil }
-            var i = header.count
-            let n = b.count
-            func field(_ end: UInt8) -> Range<Int>? {
-                let start = i
-                while i < n && b[i] != end && b[i] != 0x0A { i += 1 }
-                guard i < n, b[i] == end else { return nil }
-                defer { i += 1 }
-                return start..<i
-            }
+            guard var lines = ManifestLines(b) else { return nil }
             var hasher = FingerprintHasher()
             return scan.relative.withUnsafeBufferPointer { relative -> String? in
                 for k in 0..<scan.count {
-                    guard !scan.outside[k], let p = field(0x09), let sz = field(0x09), let mt = field(0x09), let h = field(0x0A),
-                          let size = number(b, sz, radix: 10), let mtime = number(b, mt, radix: 10), let hash = number(b, h, radix: 16),
+                    guard !scan.outside[k], let (p, size, mtime, hash) = lines.next(),
                           size == UInt64(bitPattern: scan.size[k]), mtime == UInt64(bitPattern: scan.mtime[k]) else { return nil }
                     let name = UnsafeBufferPointer(rebasing: relative[scan.start(k)..<scan.ends[k]])
                     guard p.count == prefix.count + name.count,
@@ -387,10 +376,42 @@ public struct SearchIndexStore: Sendable {
                     hasher.mix(bytes: UnsafeBufferPointer(rebasing: b[p]))
                     hasher.mix(hash)
                 }
-                guard i == n else { return nil }
+                guard lines.atEnd else { return nil }
                 hasher.mix(extra)
                 return hasher.string
             }
+        }
+    }
+
+    /// Reads the manifest's lines (`path\tsize\tmtime\thash`) from its bytes after checking the
+    /// header, without making strings.
+    struct ManifestLines {
+        let b: UnsafeBufferPointer<UInt8>
+        var i: Int
+
+        init?(_ b: UnsafeBufferPointer<UInt8>) {
+            let header = Array(SearchIndexStore.manifestHeader.utf8)
+            guard b.count >= header.count, b.prefix(header.count).elementsEqual(header) else { return nil }
+            self.b = b
+            self.i = header.count
+        }
+
+        var atEnd: Bool { i == b.count }
+
+        private mutating func field(_ end: UInt8) -> Range<Int>? {
+            let start = i
+            while i < b.count && b[i] != end && b[i] != 0x0A { i += 1 }
+            guard i < b.count, b[i] == end else { return nil }
+            defer { i += 1 }
+            return start..<i
+        }
+
+        /// The next line's path bytes, size, mtime and hash; nil if the line is malformed.
+        mutating func next() -> (path: Range<Int>, size: UInt64, mtime: UInt64, hash: UInt64)? {
+            guard let p = field(0x09), let sz = field(0x09), let mt = field(0x09), let h = field(0x0A),
+                  let size = SearchIndexStore.number(b, sz, radix: 10), let mtime = SearchIndexStore.number(b, mt, radix: 10),
+                  let hash = SearchIndexStore.number(b, h, radix: 16) else { return nil }
+            return (p, size, mtime, hash)
         }
     }
 
@@ -420,39 +441,9 @@ public struct SearchIndexStore: Sendable {
         return data.withUnsafeBytes { raw -> [FileState] in
             let b = raw.bindMemory(to: UInt8.self)
             var result: [FileState] = []
-            let header = Array(manifestHeader.utf8)
-            guard b.count >= header.count, b.prefix(header.count).elementsEqual(header) else { return [] }
-            var i = header.count
-            let n = b.count
-            func field(_ end: UInt8) -> Range<Int>? {
-                let start = i
-                while i < n && b[i] != end && b[i] != 0x0A { i += 1 }
-                guard i < n, b[i] == end else { return nil }
-                defer { i += 1 }
-                return start..<i
-            }
-            func number(_ r: Range<Int>, radix: UInt64) -> UInt64? {
-                guard !r.isEmpty, r.count <= 20 else { return nil }
-                var v: UInt64 = 0
-                for k in r {
-                    let c = b[k]
-                    let digit: UInt64
-                    switch c {
-                    case 0x30...0x39: digit = UInt64(c - 0x30)
-                    case 0x61...0x66 where radix == 16: digit = UInt64(c - 0x61 + 10)
-                    default: return nil
-                    }
-                    let (m, o1) = v.multipliedReportingOverflow(by: radix)
-                    let (s, o2) = m.addingReportingOverflow(digit)
-                    if o1 || o2 { return nil }
-                    v = s
-                }
-                return v
-            }
-            while i < n {
-                guard let p = field(0x09), let sz = field(0x09), let mt = field(0x09), let h = field(0x0A),
-                      let size = number(sz, radix: 10), let mtime = number(mt, radix: 10), let hash = number(h, radix: 16),
-                      size <= UInt64(Int64.max), mtime <= UInt64(Int64.max) else { return [] }
+            guard var lines = ManifestLines(b) else { return [] }
+            while !lines.atEnd {
+                guard let (p, size, mtime, hash) = lines.next(), size <= UInt64(Int64.max), mtime <= UInt64(Int64.max) else { return [] }
                 let path = String(decoding: UnsafeBufferPointer(rebasing: b[p]), as: UTF8.self)
                 result.append(FileState(path: path, size: Int64(size), mtime: Int64(mtime), hash: hash))
             }
