@@ -358,12 +358,7 @@ struct StructureMapper {
             lastWithEvidence = unit
         }
         if let outcome = OutcomeEvidence.verdict(Set(found.map(\.kind))), let word = outcomeWords[outcome], let unit = lastWithEvidence {
-            let decisive: Set<OutcomeEvidence> = switch outcome {
-            case .failed: [.failure]
-            case .rejected: [.rejection]
-            case .partial: [.success, .limitation]
-            default: [.success]
-            }
+            let decisive = OutcomeEvidence.kinds(forOutcomeWord: outcome)
             var cited: [String] = []
             for item in found where decisive.contains(item.kind) && !cited.contains(item.phrase) { cited.append(item.phrase) }
             let quoted = cited.map { "\"\($0)\"" }.joined(separator: ", ")

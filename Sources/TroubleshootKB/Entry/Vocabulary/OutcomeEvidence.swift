@@ -22,7 +22,7 @@ public enum OutcomeEvidence: String, Sendable, CaseIterable {
     }
 
     /// The evidence an outcome word stands for when it appears outside the result's first
-    /// clause (`部分` is a success with a limitation).
+    /// clause (`部分` is a success with a limitation); also the kinds that decide that outcome.
     public static func kinds(forOutcomeWord outcome: Outcome) -> Set<OutcomeEvidence> {
         switch outcome {
         case .failed: return [.failure]
