@@ -6,7 +6,7 @@ public struct BuildCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "build",
         abstract: "Build the static site (default: _site/).",
-        usage: "kb build [--out <dir>] [--base-url <path-or-url>] [--unsafe-html]",
+        usage: "kb build [--out <dir>] [--base-url <path-or-url>] [--unsafe-html] [--timings]",
         discussion: """
         Reads entries/ (or KB_ENTRIES), the static files in site/ (or KB_SITE) and, when present,
         .kb/check-report.json. Lint errors stop the build; the previous site is replaced only when
@@ -17,12 +17,14 @@ public struct BuildCommand: KBCommand {
             .init(["--out"], value: "dir", help: "Output folder (default: _site)."),
             .init(["--base-url"], value: "path-or-url", help: "Where the site is served (/kb/ or https://example.com/kb/); used only in sitemap.xml, feed.xml and canonical links."),
             .init(["--unsafe-html"], help: "Keep raw HTML written in entries (omitted by default)."),
+            .init(["--timings"], help: "After the summary, print the seconds each build step took (to standard error)."),
         ]
     )
 
     public let out: String
     public let baseURL: String?
     public let unsafeHTML: Bool
+    public let timings: Bool
 
     public init(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.isEmpty else {
@@ -35,6 +37,7 @@ public struct BuildCommand: KBCommand {
             throw UsageError("'--base-url' must be a path starting with / (like /kb/) or an http(s) URL, got '\(baseURL)'")
         }
         unsafeHTML = arguments.flag("--unsafe-html")
+        timings = arguments.flag("--timings")
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
@@ -68,6 +71,11 @@ public struct BuildCommand: KBCommand {
         let shown = EntryLocator.displayPath(summary.output, workingDirectory: workingDirectory)
         context.stdout.print("Built \(summary.entries) \(summary.entries == 1 ? "entry" : "entries"), \(summary.pages) pages, "
             + "\(Self.formatBytes(summary.bytes)) in \(String(format: "%.2f", summary.seconds)) s → \(shown)/index.html")
+        if timings {
+            for (step, seconds) in summary.timings {
+                stderr.print(String(format: "%8.3f s  ", seconds) + step)
+            }
+        }
         return ExitCode.success
     }
 

@@ -73,6 +73,9 @@ public struct SiteBuilder: Sendable {
         public let seconds: Double
         /// Absolute path of the output folder.
         public let output: String
+        /// Wall-clock seconds of each step in the order they ran (`kb build --timings`). The
+        /// search index runs beside validate, index and render, so its own time is listed apart.
+        public let timings: [(step: String, seconds: Double)]
     }
 
     public let options: Options
@@ -92,6 +95,7 @@ public struct SiteBuilder: Sendable {
 
     public func build() throws -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
+        let clock = StepClock(start: start)
         let base: BaseURL
         if let raw = options.baseURL {
             guard let parsed = BaseURL(parsing: raw) else {
@@ -102,8 +106,10 @@ public struct SiteBuilder: Sendable {
             base = .root
         }
         let loaded = try load()
+        clock.lap(.load)
         let (locations, locatorDiagnostics, checkReport, assets) = (loaded.locations, loaded.locatorDiagnostics, loaded.checkReport, loaded.assets)
         let parsed = try parse(loaded) // the file bytes are not needed after this
+        clock.lap(.parse)
         let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
                                                          displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
         let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
@@ -111,10 +117,14 @@ public struct SiteBuilder: Sendable {
         // validated and the pages render (its documents are the entries in id order, as the
         // index step sorts them); if validation fails, its work is simply dropped.
         let searchExport: BackgroundTask<SiteSearchExport>? = glossaryError != nil ? nil : BackgroundTask { [entries = parsed.items.compactMap(\.entry)] in
-            SiteSearchExport(entries: entries.sorted { $0.id < $1.id }, glossary: glossary)
+            let begin = DispatchTime.now().uptimeNanoseconds
+            defer { clock.record("search index (beside validate, index, render)", since: begin) }
+            return SiteSearchExport(entries: entries.sorted { $0.id < $1.id }, glossary: glossary)
         }
         let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
+        clock.lap(.validate)
         let index = try makeIndex(valid, report: checkReport)
+        clock.lap(.index)
         progress(.index, 0, 1)
         if let problem = glossaryError {
             throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
@@ -124,12 +134,16 @@ public struct SiteBuilder: Sendable {
                                     sources: [options.entriesDirectory, options.assetsDirectory])
         // Its files are written on that thread too, while the pages render.
         let search = BackgroundTask<Void> {
-            try searchExport!.wait().write(into: writer)
+            let export = try searchExport!.wait()
+            let begin = DispatchTime.now().uptimeNanoseconds
+            defer { clock.record("search files (beside render)", since: begin) }
+            try export.write(into: writer)
         }
         do {
             let pages: Int
             do {
                 pages = try render(index, base: base, into: writer)
+                clock.lap(.render)
                 try write(assets: assets, pages: Set(index.pagePaths), into: writer)
             } catch {
                 _ = try? search.wait()
@@ -137,9 +151,10 @@ public struct SiteBuilder: Sendable {
             }
             try search.wait()
             try writer.commit()
+            clock.lap(.write)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
-                           seconds: seconds, output: writer.output)
+                           seconds: seconds, output: writer.output, timings: clock.timings)
         } catch {
             writer.discard()
             throw error
@@ -453,6 +468,34 @@ final class BackgroundTask<Value>: @unchecked Sendable {
         done.signal() // for later calls
         lock.lock(); defer { lock.unlock() }
         return try result!.get()
+    }
+}
+
+/// Wall-clock time per build step: `lap` closes the step that ran since the previous lap;
+/// `record` adds work that ran beside the steps, on its own thread.
+final class StepClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: UInt64
+    private var entries: [(step: String, seconds: Double)] = []
+
+    init(start: UInt64) { last = start }
+
+    func lap(_ step: SiteBuildStep) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.lock(); defer { lock.unlock() }
+        entries.append((step.rawValue, Double(now - last) / 1e9))
+        last = now
+    }
+
+    func record(_ name: String, since begin: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.lock(); defer { lock.unlock() }
+        entries.append((name, Double(now - begin) / 1e9))
+    }
+
+    var timings: [(step: String, seconds: Double)] {
+        lock.lock(); defer { lock.unlock() }
+        return entries
     }
 }
 
