@@ -228,17 +228,19 @@ struct EntryPageRenderer {
         html.raw("</a></h3>\n")
         if let check { checkResult(check, into: &html) }
         var openList = false
-        let parts = attempts[k].parts
-        for p in parts.indices {
-            if case .item = parts[p].block.kind {
-                if !openList { html.raw("<ul class=\"parts\">\n"); openList = true }
-                html.raw("<li>")
-                Fragments.itemContent(html: parts[p].block.html, plain: parts[p].block.plainText, into: &html)
-                html.raw("</li>\n")
-                continue
+        // Parts are read through a buffer pointer: in place, without copying a part or its block.
+        attempts[k].parts.withUnsafeBufferPointer { parts in
+            for p in parts.indices {
+                if case .item = parts[p].block.kind {
+                    if !openList { html.raw("<ul class=\"parts\">\n"); openList = true }
+                    html.raw("<li>")
+                    Fragments.itemContent(html: parts[p].block.html, plain: parts[p].block.plainText, into: &html)
+                    html.raw("</li>\n")
+                    continue
+                }
+                if openList { html.raw("</ul>\n"); openList = false }
+                Fragments.block(html: parts[p].block.html, plain: parts[p].block.plainText, into: &html)
             }
-            if openList { html.raw("</ul>\n"); openList = false }
-            Fragments.block(html: parts[p].block.html, plain: parts[p].block.plainText, into: &html)
         }
         if openList { html.raw("</ul>\n") }
         html.raw("</li>\n")
@@ -255,7 +257,9 @@ struct EntryPageRenderer {
 
     /// Blocks as cmark rendered them, in order.
     static func blocks(_ blocks: [MarkdownNode], into html: inout HTMLBuffer) {
-        for k in blocks.indices { Fragments.block(html: blocks[k].html, plain: blocks[k].plainText, into: &html) }
+        blocks.withUnsafeBufferPointer { blocks in
+            for k in blocks.indices { Fragments.block(html: blocks[k].html, plain: blocks[k].plainText, into: &html) }
+        }
     }
 
     func checkResult(_ check: SiteCheckReport.AttemptResult, into html: inout HTMLBuffer) {

@@ -224,7 +224,7 @@ struct IndexPageRenderer {
             html.raw("</span></h2>\n")
             let pages = group.pageCount
             if pages == 0 {
-                symptomList(group.links[...], language: group.language, layout: layout, into: &html)
+                symptomList(group.links, group.links.indices, language: group.language, layout: layout, into: &html)
             } else {
                 html.raw("<ol class=\"symptom-pages\"")
                 html.attribute("lang", lang)
@@ -266,7 +266,7 @@ struct IndexPageRenderer {
         html.raw(" of ")
         html.number(pages)
         html.raw("</p>\n")
-        symptomList(group.links(page: page), language: group.language, layout: layout, into: &html)
+        symptomList(group.links, group.links(page: page).indices, language: group.language, layout: layout, into: &html)
         pageLinks(pages, current: page, symptomGroup: group.language.rawValue, into: &html)
         html.raw("<p><a")
         html.link("", layout.link(SitePaths.symptoms), fragment: "symptoms-" + group.language.rawValue)
@@ -277,19 +277,25 @@ struct IndexPageRenderer {
     /// Symptom links, each phrase once: a phrase of one entry links to it (the entry's title
     /// beside it); a phrase several entries share is followed by their titles, each a link.
     /// `lang` is written where it differs from the list's.
-    func symptomList(_ links: ArraySlice<SymptomLink>, language: ScriptLanguage, layout: PageLayout, into html: inout HTMLBuffer) {
+    /// `range` is the part of the group's `links` the page shows; a phrase whose links go on
+    /// from the previous page says so, and its count is that of the whole group.
+    func symptomList(_ links: [SymptomLink], _ range: Range<Int>, language: ScriptLanguage, layout: PageLayout, into html: inout HTMLBuffer) {
         let listLang = language.htmlLang(entryLang: "")
         html.raw("<ul class=\"symptom-list\"")
         html.attribute("lang", listLang)
         html.raw(">\n")
-        var start = links.startIndex
-        while start < links.endIndex {
+        var start = range.lowerBound
+        while start < range.upperBound {
             let phrase = links[start].phrase
             var end = start + 1
-            while end < links.endIndex && ByteText.compare(links[end].phrase, phrase) == 0 { end += 1 }
+            while end < range.upperBound && ByteText.compare(links[end].phrase, phrase) == 0 { end += 1 }
+            // The whole run of the phrase, across pages.
+            var runStart = start, runEnd = end
+            while runStart > 0 && ByteText.compare(links[runStart - 1].phrase, phrase) == 0 { runStart -= 1 }
+            while runEnd < links.count && ByteText.compare(links[runEnd].phrase, phrase) == 0 { runEnd += 1 }
             let first = index.entries[links[start].entry]
             let phraseLang = language.htmlLang(entryLang: first.lang)
-            if end - start == 1 {
+            if runEnd - runStart == 1 {
                 html.raw("<li><a")
                 html.link(layout.root, first.path, fragment: links[start].fragment)
                 if phraseLang != listLang { html.attribute("lang", phraseLang) }
@@ -306,8 +312,8 @@ struct IndexPageRenderer {
                 html.raw(">")
                 html.text(phrase)
                 html.raw("</span> <span class=\"count\">")
-                html.number(end - start)
-                html.raw("</span><ul>\n")
+                html.number(runEnd - runStart)
+                html.raw(runStart < start ? "</span> <span class=\"muted\" lang=\"en\">(continued)</span><ul>\n" : "</span><ul>\n")
                 for link in links[start..<end] {
                     let item = index.entries[link.entry]
                     html.raw("<li><a")

@@ -345,11 +345,14 @@ public struct SiteBuilder: Sendable {
         nonisolated(unsafe) let output = results
         let counter = Counter()
         let linter = Linter()
-        DispatchQueue.concurrentPerform(iterations: count) { position in
-            // The per-file rules, on the item in place (the duplicate-id rule runs below, and
-            // everything is sorted at the end).
-            output[position] = linter.lint(items[position], knownIDs: knownIDs).diagnostics
-            progress(.validate, counter.increment(), count)
+        items.withUnsafeBufferPointer { buffer in
+            nonisolated(unsafe) let items = buffer
+            DispatchQueue.concurrentPerform(iterations: count) { position in
+                // The per-file rules, on the item in place (the duplicate-id rule runs below, and
+                // everything is sorted at the end).
+                output[position] = linter.lint(items[position], knownIDs: knownIDs).diagnostics
+                progress(.validate, counter.increment(), count)
+            }
         }
         var diagnostics = locatorDiagnostics
         for result in results { diagnostics += result }
