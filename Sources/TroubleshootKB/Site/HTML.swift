@@ -15,6 +15,8 @@ enum HTML {
     static func escape(_ text: String) -> String {
         var out: [UInt8] = []
         escape(text, into: &out)
+        // Most text needs nothing: then it is returned as it is.
+        if out.count == text.utf8.count && out.elementsEqual(text.utf8) { return text }
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -101,11 +101,7 @@ struct PageLayout {
 enum Fragments {
     /// The inner HTML of a heading block cmark rendered (`<h3>方案 <code>x</code></h3>` →
     /// `方案 <code>x</code>`), or the escaped plain text.
-    static func headingContent(_ block: borrowing MarkdownNode, into html: inout HTMLBuffer) {
-        headingContent(html: block.html, plain: block.plainText, into: &html)
-    }
-
-    /// `headingContent` from the block's fields (`plain` is read only when there is no HTML).
+    /// `plain` (the block's `plainText`) is read only when there is no HTML.
     static func headingContent(html source: String?, plain: @autoclosure () -> String, into html: inout HTMLBuffer) {
         if let source {
             var copy = source
@@ -133,11 +129,7 @@ enum Fragments {
 
     /// A block's HTML as cmark rendered it (code blocks made keyboard-scrollable), or its
     /// escaped text in a paragraph when it has none.
-    static func block(_ block: borrowing MarkdownNode, into html: inout HTMLBuffer) {
-        self.block(html: block.html, plain: block.plainText, into: &html)
-    }
-
-    /// `block` from the block's fields (`plain` is read only when there is no HTML).
+    /// `plain` (the block's `plainText`) is read only when there is no HTML.
     static func block(html source: String?, plain: @autoclosure () -> String, into html: inout HTMLBuffer) {
         guard let source else {
             html.raw("<p>")

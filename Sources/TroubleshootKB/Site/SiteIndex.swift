@@ -26,8 +26,6 @@ final class SiteEntry: Sendable {
         updated = entry.metadata.updated
         path = SitePaths.entry(id)
     }
-
-    var meta: EntryMetadata { entry.metadata }
 }
 
 /// A symptom phrase on the symptom index, with where it leads.
