@@ -67,7 +67,8 @@ public struct LintCommand: KBCommand {
     static func knownIDs(for locations: [EntryLocation]) -> Set<String> {
         var ids = Set(locations.map(\.folderName))
         for root in Set(locations.map(\.root)) {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where
+            // Folders already located are known; only the others are looked at.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where !ids.contains(name) &&
                 FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(name + "/" + EntryLocator.entryFileName)) {
                 ids.insert(name)
             }

@@ -1,187 +1,303 @@
-/// The page of one entry: `entries/<id>.html`.
+/// The page of one entry: `entries/<id>.html`, written straight into a page buffer.
 struct EntryPageRenderer {
     let index: SiteIndex
     let base: BaseURL
 
+    /// The page as a string (tests and callers without a buffer).
     func render(_ item: SiteEntry) -> String {
-        let entry = item.entry
-        let meta = item.meta
-        let strings = SiteStrings.forLanguage(meta.lang)
-        let layout = PageLayout(path: item.path, lang: meta.lang.isEmpty ? "en" : meta.lang, strings: strings, base: base)
-        let attemptChecks = checkResults(item)
-        var main = "<article class=\"entry\">\n"
-        main += header(item, layout: layout, strings: strings)
-        main += toc(item, strings: strings)
-        if let problem = entry.problem {
-            main += section(problem, id: "problem", fallbackHeading: strings.problem)
+        var html = HTMLBuffer()
+        render(item, into: &html)
+        return String(decoding: html.bytes, as: UTF8.self)
+    }
+
+    /// The entry's parts are read in place (`item.entry.…`, borrowed), never copied out.
+    func render(_ item: SiteEntry, into html: inout HTMLBuffer) {
+        let strings = SiteStrings.forLanguage(item.lang)
+        let layout = PageLayout(path: item.path, lang: item.lang.isEmpty ? "en" : item.lang, strings: strings, base: base)
+        let checks = checkResults(item)
+        layout.open(&html, title: item.title, description: item.entry.metadata.summary, bodyClass: "page-entry")
+        html.raw("<article class=\"entry\">\n")
+        header(item, layout: layout, strings: strings, into: &html)
+        toc(item, strings: strings, into: &html)
+        if item.entry.problem != nil {
+            section(item.entry.problem!.headingBlock, item.entry.problem!.blocks, id: "problem", fallbackHeading: strings.problem, into: &html)
         }
-        if !entry.attempts.isEmpty || entry.attemptsIntro != nil {
-            main += timeline(entry, strings: strings, checks: attemptChecks)
+        if !item.entry.attempts.isEmpty || item.entry.attemptsIntro != nil {
+            timeline(item, strings: strings, checks: checks, into: &html)
         }
-        if let fix = entry.fix {
-            var extra = ""
-            if let check = attemptChecks["fix"] { extra = "<p class=\"check-result\">\(Fragments.checkBadge(check.verdict))\(message(check))</p>\n" }
-            main += section(fix, id: "fix", fallbackHeading: strings.fix, className: "fix", afterHeading: extra)
+        if item.entry.fix != nil {
+            section(item.entry.fix!.headingBlock, item.entry.fix!.blocks, id: "fix", fallbackHeading: strings.fix, into: &html) { html in
+                if let check = checks["fix"] { checkResult(check, into: &html) }
+            }
         }
-        if let sideEffects = entry.sideEffects {
-            main += section(sideEffects, id: "side-effects", fallbackHeading: strings.sideEffects)
+        if item.entry.sideEffects != nil {
+            section(item.entry.sideEffects!.headingBlock, item.entry.sideEffects!.blocks, id: "side-effects", fallbackHeading: strings.sideEffects, into: &html)
         }
-        if let lessons = entry.lessons {
-            main += section(lessons, id: "lessons", fallbackHeading: strings.lessons)
+        if item.entry.lessons != nil {
+            section(item.entry.lessons!.headingBlock, item.entry.lessons!.blocks, id: "lessons", fallbackHeading: strings.lessons, into: &html)
         }
-        if let references = entry.references {
-            main += section(references, id: "references", fallbackHeading: strings.references)
+        if item.entry.references != nil {
+            section(item.entry.references!.headingBlock, item.entry.references!.blocks, id: "references", fallbackHeading: strings.references, into: &html)
         }
-        main += related(item, layout: layout, strings: strings)
-        for (number, note) in entry.notes.enumerated() {
-            main += section(note, id: "notes-\(number + 1)", fallbackHeading: strings.notes, className: "notes")
+        related(item, layout: layout, strings: strings, into: &html)
+        for number in item.entry.notes.indices {
+            section(item.entry.notes[number].headingBlock, item.entry.notes[number].blocks, id: "notes-\(number + 1)", fallbackHeading: strings.notes, className: "notes", into: &html)
         }
-        main += scenarioAndChecks(item, strings: strings)
-        main += "</article>\n"
-        return layout.document(title: item.title + " · TroubleshootKB", description: meta.summary, main: main, bodyClass: "page-entry")
+        scenarioAndChecks(item, layout: layout, strings: strings, into: &html)
+        html.raw("</article>\n")
+        layout.close(&html)
     }
 
     // MARK: Header
 
-    func header(_ item: SiteEntry, layout: PageLayout, strings: SiteStrings) -> String {
-        let meta = item.meta
-        var out = "<header class=\"entry-header\">\n"
-        out += "<h1>\(HTML.escape(item.title))</h1>\n"
-        if !meta.summary.isEmpty { out += "<p class=\"summary\">\(HTML.escape(meta.summary))</p>\n" }
-        out += "<dl class=\"facts\">\n"
-        out += "<div><dt>\(HTML.escape(strings.status))</dt><dd>\(Fragments.statusBadge(meta.status, strings: strings))"
-        if let check = item.check {
-            out += " " + Fragments.checkBadge(check.verdict, title: check.checkedAt)
-        }
-        out += "</dd></div>\n"
-        if !meta.updated.isEmpty {
-            out += "<div><dt>\(HTML.escape(strings.updated))</dt><dd><time \(HTML.attribute("datetime", meta.updated))>\(HTML.escape(meta.updated))</time></dd></div>\n"
-        }
-        if !meta.platforms.isEmpty {
-            out += "<div><dt>\(HTML.escape(strings.platforms))</dt><dd><ul class=\"inline-list\">"
-            out += meta.platforms.map { "<li>\(HTML.escape($0))</li>" }.joined()
-            out += "</ul></dd></div>\n"
-        }
-        let tags = meta.tags.filter { !$0.isEmpty }
-        if !tags.isEmpty {
-            out += "<div><dt>\(HTML.escape(strings.tags))</dt><dd><ul class=\"inline-list tags\">"
-            out += tags.map { "<li><a class=\"tag\" \(HTML.href(layout.link(SitePaths.tag($0))))>\(HTML.escape($0))</a></li>" }.joined()
-            out += "</ul></dd></div>\n"
-        }
-        out += "</dl>\n"
-        if !meta.symptoms.isEmpty {
-            out += "<section id=\"symptoms\" class=\"symptoms\" aria-labelledby=\"symptoms-heading\">\n"
-            out += "<h2 id=\"symptoms-heading\">\(HTML.escape(strings.symptoms))</h2>\n<ul class=\"chips\">\n"
-            for (number, symptom) in meta.symptoms.enumerated() {
-                let lang = ScriptLanguage.detect(symptom).htmlLang(entryLang: meta.lang)
-                let langAttribute = lang == meta.lang ? "" : " " + HTML.attribute("lang", lang)
-                out += "<li id=\"symptom-\(number + 1)\" class=\"chip\"\(langAttribute)>\(HTML.escape(symptom))</li>\n"
-            }
-            out += "</ul>\n</section>\n"
-        }
-        if !meta.apis.isEmpty {
-            let list = "<ul class=\"inline-list apis\" lang=\"en\">" + meta.apis.map { "<li><code>\(HTML.escape($0))</code></li>" }.joined() + "</ul>\n"
-            if meta.apis.count > 12 {
-                out += "<details class=\"apis-block\"><summary>\(HTML.escape(strings.apis)) (\(meta.apis.count))</summary>\n\(list)</details>\n"
-            } else {
-                out += "<div class=\"apis-block\"><h2 class=\"small-heading\">\(HTML.escape(strings.apis))</h2>\n\(list)</div>\n"
-            }
-        }
-        out += "</header>\n"
-        return out
+    func header(_ item: SiteEntry, layout: PageLayout, strings: SiteStrings, into html: inout HTMLBuffer) {
+        header(item, meta: item.entry.metadata, layout: layout, strings: strings, into: &html)
     }
 
-    func toc(_ item: SiteEntry, strings: SiteStrings) -> String {
-        let entry = item.entry
-        var links: [(String, String)] = []
-        if let problem = entry.problem { links.append(("problem", problem.heading ?? strings.problem)) }
-        if !entry.attempts.isEmpty { links.append(("attempts", entry.attemptsIntro?.heading ?? strings.attempts)) }
-        if let fix = entry.fix { links.append(("fix", fix.heading ?? strings.fix)) }
-        if let lessons = entry.lessons { links.append(("lessons", lessons.heading ?? strings.lessons)) }
+    func header(_ item: SiteEntry, meta: borrowing EntryMetadata, layout: PageLayout, strings: SiteStrings, into html: inout HTMLBuffer) {
+        html.raw("<header class=\"entry-header\">\n<h1>")
+        html.text(item.title)
+        html.raw("</h1>\n")
+        if !meta.summary.isEmpty {
+            html.raw("<p class=\"summary\">")
+            html.text(meta.summary)
+            html.raw("</p>\n")
+        }
+        html.raw("<dl class=\"facts\">\n<div><dt>")
+        html.text(strings.status)
+        html.raw("</dt><dd>")
+        Fragments.statusBadge(meta.status, strings: strings, into: &html)
+        if let check = item.check {
+            html.raw(" ")
+            Fragments.checkBadge(check.verdict, title: check.checkedAt, into: &html)
+        }
+        html.raw("</dd></div>\n")
+        if !meta.updated.isEmpty {
+            // A `<time>` whose text is a valid date needs no `datetime`.
+            html.raw("<div><dt>")
+            html.text(strings.updated)
+            html.raw("</dt><dd><time>")
+            html.text(meta.updated)
+            html.raw("</time></dd></div>\n")
+        }
+        if !meta.platforms.isEmpty {
+            html.raw("<div><dt>")
+            html.text(strings.platforms)
+            html.raw("</dt><dd><ul class=\"inline-list\">")
+            for platform in meta.platforms {
+                html.raw("<li>")
+                html.text(platform)
+                html.raw("</li>")
+            }
+            html.raw("</ul></dd></div>\n")
+        }
+        if meta.tags.contains(where: { !$0.isEmpty }) {
+            html.raw("<div><dt>")
+            html.text(strings.tags)
+            html.raw("</dt><dd><ul class=\"inline-list tags\">")
+            for tag in meta.tags where !tag.isEmpty {
+                html.raw("<li><a")
+                html.tagLink(layout.root, tag)
+                html.raw(">")
+                html.text(tag)
+                html.raw("</a></li>")
+            }
+            html.raw("</ul></dd></div>\n")
+        }
+        html.raw("</dl>\n")
+        if !meta.symptoms.isEmpty {
+            html.raw("<section id=\"symptoms\" class=\"symptoms\" aria-labelledby=\"symptoms-heading\">\n<h2 id=\"symptoms-heading\">")
+            html.text(strings.symptoms)
+            html.raw("</h2>\n<ul class=\"chips\">\n")
+            for (number, symptom) in meta.symptoms.enumerated() {
+                html.raw("<li id=\"symptom-")
+                html.number(number + 1)
+                html.raw("\"")
+                let lang = ScriptLanguage.detect(symptom).htmlLang(entryLang: meta.lang)
+                if lang != meta.lang { html.attribute("lang", lang) }
+                html.raw(">")
+                html.text(symptom)
+                html.raw("</li>\n")
+            }
+            html.raw("</ul>\n</section>\n")
+        }
+        if !meta.apis.isEmpty {
+            let folded = meta.apis.count > 12
+            if folded {
+                html.raw("<details class=\"apis-block\"><summary>")
+                html.text(strings.apis)
+                html.raw(" (")
+                html.number(meta.apis.count)
+                html.raw(")</summary>\n")
+            } else {
+                html.raw("<div class=\"apis-block\"><h2 class=\"small-heading\">")
+                html.text(strings.apis)
+                html.raw("</h2>\n")
+            }
+            html.raw("<ul class=\"inline-list apis\" lang=\"en\">")
+            for api in meta.apis {
+                html.raw("<li><code>")
+                html.text(api)
+                html.raw("</code></li>")
+            }
+            html.raw(folded ? "</ul>\n</details>\n" : "</ul>\n</div>\n")
+        }
+        html.raw("</header>\n")
+    }
+
+    func toc(_ item: SiteEntry, strings: SiteStrings, into html: inout HTMLBuffer) {
+        var links: [(StaticString, String)] = []
+        if item.entry.problem != nil { links.append(("problem", item.entry.problem!.headingBlock?.plainText ?? strings.problem)) }
+        if !item.entry.attempts.isEmpty { links.append(("attempts", item.entry.attemptsIntro?.headingBlock?.plainText ?? strings.attempts)) }
+        if item.entry.fix != nil { links.append(("fix", item.entry.fix!.headingBlock?.plainText ?? strings.fix)) }
+        if item.entry.lessons != nil { links.append(("lessons", item.entry.lessons!.headingBlock?.plainText ?? strings.lessons)) }
         if item.scenario != nil || item.check != nil { links.append(("checks", strings.scenario)) }
-        guard links.count > 1 else { return "" }
-        var out = "<nav class=\"toc\" \(HTML.attribute("aria-label", strings.onThisPage))><ul>"
-        out += links.map { "<li><a \(HTML.href("#" + $0.0))>\(HTML.escape($0.1))</a></li>" }.joined()
-        out += "</ul></nav>\n"
-        return out
+        guard links.count > 1 else { return }
+        html.raw("<nav class=\"toc\"")
+        html.attribute("aria-label", strings.onThisPage)
+        html.raw("><ul>")
+        for (id, title) in links {
+            html.raw("<li><a href=\"#")
+            html.raw(id)
+            html.raw("\">")
+            html.text(title)
+            html.raw("</a></li>")
+        }
+        html.raw("</ul></nav>\n")
     }
 
     // MARK: Sections
 
-    func section(_ section: Section, id: String, fallbackHeading: String, className: String = "", afterHeading: String = "") -> String {
-        let heading = section.headingBlock.map(Fragments.headingContent) ?? HTML.escape(fallbackHeading)
-        var out = "<section \(HTML.attribute("id", id)) \(HTML.attribute("class", className.isEmpty ? "entry-section" : "entry-section " + className))>\n"
-        out += "<h2>\(heading)</h2>\n"
-        out += afterHeading
-        for block in section.blocks { out += Fragments.blockHTML(block) }
-        out += "</section>\n"
-        return out
+    /// `<section id=…>` with the section's heading (as written, else the page's word), `afterHeading`
+    /// and its blocks.
+    func section(_ heading: MarkdownNode?, _ blocks: [MarkdownNode], id: String, fallbackHeading: String, className: StaticString = "",
+                 into html: inout HTMLBuffer, afterHeading: (inout HTMLBuffer) -> Void = { _ in }) {
+        html.raw("<section")
+        html.attribute("id", id)
+        if className.utf8CodeUnitCount > 0 {
+            html.raw(" class=\"")
+            html.raw(className)
+            html.raw("\"")
+        }
+        html.raw(">\n<h2>")
+        if heading != nil {
+            Fragments.headingContent(html: heading?.html, plain: heading?.plainText ?? "", into: &html)
+        } else {
+            html.text(fallbackHeading)
+        }
+        html.raw("</h2>\n")
+        afterHeading(&html)
+        Self.blocks(blocks, into: &html)
+        html.raw("</section>\n")
     }
 
     // MARK: Attempt timeline
 
-    func timeline(_ entry: Entry, strings: SiteStrings, checks: [String: SiteCheckReport.AttemptResult]) -> String {
-        var out = "<section id=\"attempts\" class=\"entry-section attempts\">\n"
-        out += "<h2>\(entry.attemptsIntro?.headingBlock.map(Fragments.headingContent) ?? HTML.escape(strings.attempts))</h2>\n"
-        if let intro = entry.attemptsIntro {
-            for block in intro.blocks { out += Fragments.blockHTML(block) }
+    func timeline(_ item: SiteEntry, strings: SiteStrings, checks: [String: SiteCheckReport.AttemptResult], into html: inout HTMLBuffer) {
+        html.raw("<section id=\"attempts\">\n<h2>")
+        if item.entry.attemptsIntro?.headingBlock != nil {
+            Fragments.headingContent(html: item.entry.attemptsIntro?.headingBlock?.html,
+                                     plain: item.entry.attemptsIntro?.headingBlock?.plainText ?? "", into: &html)
+        } else {
+            html.text(strings.attempts)
         }
-        out += "<ol class=\"timeline\">\n"
-        for attempt in entry.attempts {
-            out += card(attempt, strings: strings, check: checks[attempt.anchor])
+        html.raw("</h2>\n")
+        if let blocks = item.entry.attemptsIntro?.blocks { Self.blocks(blocks, into: &html) }
+        html.raw("<ol class=\"timeline\">\n")
+        let attempts = item.entry.attempts
+        for k in attempts.indices {
+            card(attempts, k, strings: strings, check: checks.isEmpty ? nil : checks[attempts[k].anchor], into: &html)
         }
-        out += "</ol>\n</section>\n"
-        return out
+        html.raw("</ol>\n</section>\n")
     }
 
-    func card(_ attempt: Attempt, strings: SiteStrings, check: SiteCheckReport.AttemptResult?) -> String {
-        let outcome = attempt.outcome.rawValue
-        var out = "<li class=\"attempt attempt-\(outcome)\" \(HTML.attribute("id", attempt.anchor))>\n"
-        out += "<div class=\"attempt-head\">\n"
-        out += Fragments.outcomeLabel(attempt.outcome, strings: strings) + "\n"
-        out += "<h3><a class=\"self-link\" \(HTML.href("#" + attempt.anchor))>\(Fragments.headingContent(attempt.headingBlock))</a></h3>\n"
-        if let check { out += "<p class=\"check-result\">\(Fragments.checkBadge(check.verdict))\(message(check))</p>\n" }
-        out += "</div>\n<div class=\"attempt-body\">\n"
+    /// One attempt: the card's class says its outcome (colour and the mark before the word come
+    /// from the style sheet); the heading holds the outcome word and the link to the card.
+    func card(_ attempts: [Attempt], _ k: Int, strings: SiteStrings, check: SiteCheckReport.AttemptResult?, into html: inout HTMLBuffer) {
+        let outcome = attempts[k].outcome
+        html.raw("<li class=\"attempt attempt-")
+        html.raw(outcome.rawValue)
+        html.raw("\" id=\"")
+        Self.anchor(attempts[k].number.parts, into: &html)
+        html.raw("\">\n<h3><span class=\"outcome\">")
+        html.text(strings.outcome(outcome))
+        html.raw("</span> <a href=\"#")
+        Self.anchor(attempts[k].number.parts, into: &html)
+        html.raw("\">")
+        Fragments.headingContent(html: attempts[k].headingBlock.html, plain: attempts[k].headingBlock.plainText, into: &html)
+        html.raw("</a></h3>\n")
+        if let check { checkResult(check, into: &html) }
         var openList = false
-        for part in attempt.parts {
-            let role = "part part-\(part.role.rawValue)"
-            if part.block.kind == .item {
-                if !openList { out += "<ul class=\"parts\">\n"; openList = true }
-                out += "<li class=\"\(role)\">" + Self.itemContent(part.block) + "</li>\n"
-                continue
+        // Parts are read through a buffer pointer: in place, without copying a part or its block.
+        attempts[k].parts.withUnsafeBufferPointer { parts in
+            for p in parts.indices {
+                if case .item = parts[p].block.kind {
+                    if !openList { html.raw("<ul class=\"parts\">\n"); openList = true }
+                    html.raw("<li>")
+                    Fragments.itemContent(html: parts[p].block.html, plain: parts[p].block.plainText, into: &html)
+                    html.raw("</li>\n")
+                    continue
+                }
+                if openList { html.raw("</ul>\n"); openList = false }
+                Fragments.block(html: parts[p].block.html, plain: parts[p].block.plainText, into: &html)
             }
-            if openList { out += "</ul>\n"; openList = false }
-            out += "<div class=\"\(role)\">\n" + Fragments.blockHTML(part.block) + "</div>\n"
         }
-        if openList { out += "</ul>\n" }
-        out += "</div>\n</li>\n"
-        return out
+        if openList { html.raw("</ul>\n") }
+        html.raw("</li>\n")
     }
 
-    /// A list item's HTML without cmark's `<li>` and `</li>`.
-    static func itemContent(_ block: MarkdownNode) -> String {
-        let html = Fragments.blockHTML(block)
-        guard html.hasPrefix("<li>") else { return html }
-        var inner = html.dropFirst(4)
-        while inner.last == "\n" { inner = inner.dropLast() }
-        if inner.hasSuffix("</li>") { inner = inner.dropLast(5) }
-        return String(inner)
+    /// `attempt-4-1`, as `AttemptNumber.anchor` spells it.
+    static func anchor(_ parts: [Int], into html: inout HTMLBuffer) {
+        html.raw("attempt-")
+        for k in parts.indices {
+            if k > 0 { html.raw("-") }
+            html.number(parts[k])
+        }
+    }
+
+    /// Blocks as cmark rendered them, in order.
+    static func blocks(_ blocks: [MarkdownNode], into html: inout HTMLBuffer) {
+        blocks.withUnsafeBufferPointer { blocks in
+            for k in blocks.indices { Fragments.block(html: blocks[k].html, plain: blocks[k].plainText, into: &html) }
+        }
+    }
+
+    func checkResult(_ check: SiteCheckReport.AttemptResult, into html: inout HTMLBuffer) {
+        html.raw("<p class=\"check-result\">")
+        Fragments.checkBadge(check.verdict, into: &html)
+        if let message = check.message, !message.isEmpty {
+            html.raw(" <span class=\"check-message\">")
+            html.text(message)
+            html.raw("</span>")
+        }
+        html.raw("</p>\n")
     }
 
     // MARK: Related, scenario and checks
 
-    func related(_ item: SiteEntry, layout: PageLayout, strings: SiteStrings) -> String {
-        guard !item.meta.related.isEmpty else { return "" }
-        var out = "<section id=\"related\" class=\"entry-section related\">\n<h2>\(HTML.escape(strings.related))</h2>\n<ul>\n"
-        for id in item.meta.related {
+    func related(_ item: SiteEntry, layout: PageLayout, strings: SiteStrings, into html: inout HTMLBuffer) {
+        let related = item.entry.metadata.related
+        guard !related.isEmpty else { return }
+        html.raw("<section id=\"related\" class=\"related\">\n<h2>")
+        html.text(strings.related)
+        html.raw("</h2>\n<ul>\n")
+        for id in related {
             if let other = index.entry(id: id) {
-                out += "<li><a \(HTML.href(layout.link(other.path))) \(HTML.attribute("lang", other.meta.lang))>\(HTML.escape(other.title))</a> \(Fragments.statusBadge(other.meta.status, strings: strings))</li>\n"
+                html.raw("<li><a")
+                html.link(layout.root, other.path)
+                if other.lang != item.lang { html.attribute("lang", other.lang) }
+                html.raw(">")
+                html.text(other.title)
+                html.raw("</a> ")
+                Fragments.statusBadge(other.entry.metadata.status, strings: strings, into: &html)
+                html.raw("</li>\n")
             } else {
-                out += "<li>\(HTML.escape(id))</li>\n"
+                html.raw("<li>")
+                html.text(id)
+                html.raw("</li>\n")
             }
         }
-        out += "</ul>\n</section>\n"
-        return out
+        html.raw("</ul>\n</section>\n")
     }
 
     /// The latest verdict per anchor, for anchors the page has.
@@ -192,53 +308,88 @@ struct EntryPageRenderer {
         return result
     }
 
-    func message(_ check: SiteCheckReport.AttemptResult) -> String {
-        guard let message = check.message, !message.isEmpty else { return "" }
-        return " <span class=\"check-message\">\(HTML.escape(message))</span>"
-    }
-
     /// Links to the rules of the model page (`model/navigation-bar/index.html#NB-3`).
-    func ruleLinks(_ rules: [String], item: SiteEntry, wrap: Bool = true) -> String {
-        guard !rules.isEmpty else { return "" }
-        let page = SitePaths.relative(SitePaths.navigationBarModel, from: item.path)
+    func ruleLinks(_ rules: [String], layout: PageLayout, into html: inout HTMLBuffer) {
         let known = Set(NavigationBarRules.catalogue.map(\.id))
-        let links = rules.map { rule in
-            known.contains(rule) ? "<a class=\"rule\" \(HTML.href(page + "#" + rule))>\(HTML.escape(rule))</a>" : HTML.escape(rule)
-        }.joined(separator: ", ")
-        return wrap ? " <span class=\"rules\" lang=\"en\">rules: \(links)</span>" : links
+        for (k, rule) in rules.enumerated() {
+            if k > 0 { html.raw(", ") }
+            if known.contains(rule) {
+                html.raw("<a class=\"rule\"")
+                html.link(layout.root, SitePaths.navigationBarModel, fragment: rule)
+                html.raw(">")
+                html.text(rule)
+                html.raw("</a>")
+            } else {
+                html.text(rule)
+            }
+        }
     }
 
-    func scenarioAndChecks(_ item: SiteEntry, strings: SiteStrings) -> String {
-        guard item.scenario != nil || item.check != nil else { return "" }
-        var out = "<section id=\"checks\" class=\"entry-section checks\">\n<h2>\(HTML.escape(strings.scenario))</h2>\n"
+    func scenarioAndChecks(_ item: SiteEntry, layout: PageLayout, strings: SiteStrings, into html: inout HTMLBuffer) {
+        guard item.scenario != nil || item.check != nil else { return }
+        html.raw("<section id=\"checks\" class=\"checks\">\n<h2>")
+        html.text(strings.scenario)
+        html.raw("</h2>\n")
         if let check = item.check {
-            out += "<h3>\(HTML.escape(strings.checkResults))</h3>\n"
-            out += "<p>\(Fragments.checkBadge(check.verdict))"
+            html.raw("<h3>")
+            html.text(strings.checkResults)
+            html.raw("</h3>\n<p>")
+            Fragments.checkBadge(check.verdict, into: &html)
             if !check.checkedAt.isEmpty {
-                out += " <span class=\"muted\">\(HTML.escape(strings.lastCheck)): <time \(HTML.attribute("datetime", check.checkedAt))>\(HTML.escape(check.checkedAt))</time></span>"
+                html.raw(" <span class=\"muted\">")
+                html.text(strings.lastCheck)
+                html.raw(": <time")
+                html.attribute("datetime", check.checkedAt)
+                html.raw(">")
+                html.text(check.checkedAt)
+                html.raw("</time></span>")
             }
-            out += "</p>\n"
+            html.raw("</p>\n")
             if !check.attempts.isEmpty {
-                let anchors = Set(item.entry.attempts.map(\.anchor) + (item.entry.fix == nil ? [] : ["fix"]))
-                out += "<table class=\"check-table\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\">\(HTML.escape(strings.lastCheck))</th><th scope=\"col\"></th></tr></thead>\n<tbody>\n"
+                let entry = item.entry
+                let anchors = Set(entry.attempts.map(\.anchor) + (entry.fix == nil ? [] : ["fix"]))
+                html.raw("<table class=\"check-table\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\">")
+                html.text(strings.lastCheck)
+                html.raw("</th><th scope=\"col\"></th></tr></thead>\n<tbody>\n")
                 for attempt in check.attempts {
-                    let label = anchors.contains(attempt.anchor)
-                        ? "<a \(HTML.href("#" + attempt.anchor))>\(HTML.escape(attempt.anchor))</a>"
-                        : HTML.escape(attempt.anchor)
-                    out += "<tr><th scope=\"row\">\(label)</th><td>\(Fragments.checkBadge(attempt.verdict))</td><td>\(HTML.escape(attempt.message ?? ""))\(ruleLinks(attempt.rules, item: item))</td></tr>\n"
+                    html.raw("<tr><th scope=\"row\">")
+                    if anchors.contains(attempt.anchor) {
+                        html.raw("<a")
+                        html.href("#" + attempt.anchor)
+                        html.raw(">")
+                        html.text(attempt.anchor)
+                        html.raw("</a>")
+                    } else {
+                        html.text(attempt.anchor)
+                    }
+                    html.raw("</th><td>")
+                    Fragments.checkBadge(attempt.verdict, into: &html)
+                    html.raw("</td><td>")
+                    html.text(attempt.message ?? "")
+                    if !attempt.rules.isEmpty {
+                        html.raw(" <span class=\"rules\" lang=\"en\">rules: ")
+                        ruleLinks(attempt.rules, layout: layout, into: &html)
+                        html.raw("</span>")
+                    }
+                    html.raw("</td></tr>\n")
                 }
-                out += "</tbody>\n</table>\n"
+                html.raw("</tbody>\n</table>\n")
             }
             let rules = NavigationBarRules.sortIDs(check.attempts.flatMap(\.rules))
             if !rules.isEmpty {
-                out += "<p class=\"model-note\" lang=\"en\">Checked against the <a \(HTML.href(SitePaths.relative(SitePaths.navigationBarModel, from: item.path)))>navigation-bar model</a> (rules \(ruleLinks(rules, item: item, wrap: false))), not a device.</p>\n"
+                html.raw("<p class=\"model-note\" lang=\"en\">Checked against the <a")
+                html.link(layout.root, SitePaths.navigationBarModel)
+                html.raw(">navigation-bar model</a> (rules ")
+                ruleLinks(rules, layout: layout, into: &html)
+                html.raw("), not a device.</p>\n")
             }
         }
         if let scenario = item.scenario {
-            out += "<h3><code>\(HTML.escape(scenario.name))</code></h3>\n"
-            out += ScenarioRenderer.render(scenario.text)
+            html.raw("<h3><code>")
+            html.text(scenario.name)
+            html.raw("</code></h3>\n")
+            ScenarioRenderer.render(scenario.text, into: &html)
         }
-        out += "</section>\n"
-        return out
+        html.raw("</section>\n")
     }
 }

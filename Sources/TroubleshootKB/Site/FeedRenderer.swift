@@ -9,53 +9,81 @@ struct FeedRenderer {
         date.isEmpty ? "1970-01-01T00:00:00Z" : date + "T00:00:00Z"
     }
 
-    func sitemap() -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+    func sitemap() -> String { IndexPageRenderer.string { sitemap(into: &$0) } }
+    func feed() -> String { IndexPageRenderer.string { feed(into: &$0) } }
+
+    /// Every page but 404: home, symptoms, the model page, entries, then the pages of the tag,
+    /// language and symptom lists. `lastmod` is the newest `updated` of what a page shows.
+    func sitemap(into out: inout HTMLBuffer) {
+        out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
         func url(_ path: String, _ lastmod: String?) {
-            out += "<url><loc>\(HTML.escape(base.url(path)))</loc>"
-            if let lastmod, !lastmod.isEmpty { out += "<lastmod>\(HTML.escape(lastmod))</lastmod>" }
-            out += "</url>\n"
+            out.raw("<url><loc>")
+            out.text(base.value)
+            out.text(path)
+            out.raw("</loc>")
+            if let lastmod, !lastmod.isEmpty {
+                out.raw("<lastmod>")
+                out.text(lastmod)
+                out.raw("</lastmod>")
+            }
+            out.raw("</url>\n")
         }
         url(SitePaths.home, index.updated)
         url(SitePaths.symptoms, index.updated)
         url(SitePaths.navigationBarModel, nil)
-        for item in index.entries { url(item.path, item.meta.updated) }
-        for (tag, positions) in index.tags {
-            url(SitePaths.tag(tag), positions.map { index.entries[$0].meta.updated }.max())
+        for item in index.entries { url(item.path, item.updated) }
+        for group in index.tags + index.languages {
+            for page in 1...group.pageCount {
+                // Newest first: the first entry of a page is its newest.
+                url(group.path(page: page), group.entries(page: page).first.map { index.entries[$0].updated })
+            }
         }
-        out += "</urlset>\n"
-        return out
+        for group in index.symptoms where group.pageCount > 0 {
+            for page in 1...group.pageCount {
+                url(group.path(page: page), group.links(page: page).map { index.entries[$0.entry].updated }.max())
+            }
+        }
+        out.raw("</urlset>\n")
     }
 
-    func feed() -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-        out += "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
-        out += "<title>TroubleshootKB</title>\n"
-        out += "<subtitle>Troubleshooting entries: what was tried, what failed, what worked.</subtitle>\n"
-        out += "<id>\(HTML.escape(base.url("")))</id>\n"
-        out += "<link rel=\"self\" type=\"application/atom+xml\" \(HTML.href(base.url(SitePaths.feed)))/>\n"
-        out += "<link rel=\"alternate\" type=\"text/html\" \(HTML.href(base.url(SitePaths.home)))/>\n"
-        out += "<updated>\(Self.timestamp(index.updated))</updated>\n"
-        out += "<author><name>TroubleshootKB</name></author>\n"
+    func feed(into out: inout HTMLBuffer) {
+        out.raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>TroubleshootKB</title>\n")
+        out.raw("<subtitle>Troubleshooting entries: what was tried, what failed, what worked.</subtitle>\n<id>")
+        out.text(base.url(""))
+        out.raw("</id>\n<link rel=\"self\" type=\"application/atom+xml\"")
+        out.href(base.url(SitePaths.feed))
+        out.raw("/>\n<link rel=\"alternate\" type=\"text/html\"")
+        out.href(base.url(SitePaths.home))
+        out.raw("/>\n<updated>")
+        out.text(Self.timestamp(index.updated))
+        out.raw("</updated>\n<author><name>TroubleshootKB</name></author>\n")
         for position in index.feed {
             let item = index.entries[position]
-            let meta = item.meta
+            let meta = item.entry.metadata
             let url = base.url(item.path)
-            out += "<entry \(HTML.attribute("xml:lang", meta.lang))>\n"
-            out += "<title>\(HTML.escape(item.title))</title>\n"
-            out += "<id>\(HTML.escape(url))</id>\n"
-            out += "<link rel=\"alternate\" type=\"text/html\" \(HTML.href(url))/>\n"
-            out += "<updated>\(HTML.escape(Self.timestamp(meta.updated)))</updated>\n"
+            out.raw("<entry")
+            out.attribute("xml:lang", item.lang)
+            out.raw(">\n<title>")
+            out.text(item.title)
+            out.raw("</title>\n<id>")
+            out.text(url)
+            out.raw("</id>\n<link rel=\"alternate\" type=\"text/html\"")
+            out.href(url)
+            out.raw("/>\n<updated>")
+            out.text(Self.timestamp(item.updated))
+            out.raw("</updated>\n")
             for tag in meta.tags where !tag.isEmpty {
-                out += "<category \(HTML.attribute("term", tag))/>\n"
+                out.raw("<category")
+                out.attribute("term", tag)
+                out.raw("/>\n")
             }
             if !meta.summary.isEmpty {
-                out += "<summary type=\"text\">\(HTML.escape(meta.summary))</summary>\n"
+                out.raw("<summary type=\"text\">")
+                out.text(meta.summary)
+                out.raw("</summary>\n")
             }
-            out += "</entry>\n"
+            out.raw("</entry>\n")
         }
-        out += "</feed>\n"
-        return out
+        out.raw("</feed>\n")
     }
 }

@@ -5,47 +5,62 @@ import Darwin
 #endif
 
 /// The one escaping helper of the site: every piece of text that goes into HTML or XML —
-/// element content and attribute values alike — passes through `HTML.escape`.
+/// element content and attribute values alike — passes through `HTML.escape` (or
+/// `HTMLBuffer.text`, which is the same code writing into a page's bytes).
 /// Pre-rendered HTML comes only from cmark (`MarkdownNode.html`), which is safe unless
 /// `--unsafe-html` is given.
 enum HTML {
     /// Escapes `& < > " '` for element content and double- or single-quoted attribute values,
     /// in HTML and in XML. Control characters XML 1.0 forbids are dropped.
     static func escape(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { bytes -> String in
-            // Most text needs nothing: return it as it is.
-            var clean = true
-            for b in bytes where b < 0x20 || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 || b == 0x7F || b == 0xC2 || b == 0xEF {
-                if b == 0x09 || b == 0x0A || b == 0x0D { continue }
-                clean = false
-                break
+        var out: [UInt8] = []
+        escape(text, into: &out)
+        // Most text needs nothing: then it is returned as it is.
+        if out.count == text.utf8.count && out.elementsEqual(text.utf8) { return text }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `escape`, appending the UTF-8 bytes to `out`.
+    @inline(__always)
+    static func escape(_ text: String, into out: inout [UInt8]) {
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ escape(bytes: $0, into: &out) }) { return done }
+        var copy = text
+        copy.withUTF8 { escape(bytes: $0, into: &out) }
+    }
+
+    /// The escaping itself: runs of plain bytes are copied as they are.
+    static func escape(bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        let n = bytes.count
+        var i = 0
+        var plain = 0 // start of the bytes not copied yet
+        while i < n {
+            let b = bytes[i]
+            // Everything above `>` except DEL and the lead bytes of C1 controls and U+FFFE/U+FFFF is plain.
+            if b > 0x3E && b != 0x7F && b != 0xC2 && b != 0xEF { i += 1; continue }
+            let replacement: StaticString
+            var width = 1
+            switch b {
+            case 0x26: replacement = "&amp;"
+            case 0x3C: replacement = "&lt;"
+            case 0x3E: replacement = "&gt;"
+            case 0x22: replacement = "&quot;"
+            case 0x27: replacement = "&#39;"
+            // C0 controls (except tab and newlines), DEL..C1 controls (U+0080–U+009F: C2 80–C2 9F)
+            // and the non-characters U+FFFE/U+FFFF (EF BF BE/BF) are invalid in XML and useless in HTML.
+            case 0x09, 0x0A, 0x0D: i += 1; continue
+            case 0..<0x20, 0x7F: replacement = ""
+            case 0xC2 where i + 1 < n && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9F:
+                replacement = ""; width = 2
+            case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
+                replacement = ""; width = 3
+            default: i += 1; continue
             }
-            if clean { return String(decoding: bytes, as: UTF8.self) }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + 32)
-            let n = bytes.count
-            var i = 0
-            while i < n {
-                let b = bytes[i]
-                switch b {
-                case 0x26: out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B]) // &amp;
-                case 0x3C: out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B]) // &lt;
-                case 0x3E: out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B]) // &gt;
-                case 0x22: out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B]) // &quot;
-                case 0x27: out.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B]) // &#39;
-                case 0x09, 0x0A, 0x0D: out.append(b)
-                // C0 controls (except tab and newlines), DEL..C1 controls (U+0080–U+009F: C2 80–C2 9F)
-                // and the non-characters U+FFFE/U+FFFF (EF BF BE/BF) are invalid in XML and useless in HTML.
-                case 0..<0x20, 0x7F: break
-                case 0xC2 where i + 1 < n && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9F: i += 1
-                case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF): i += 2
-                default: out.append(b)
-                }
-                i += 1
-            }
-            return String(decoding: out, as: UTF8.self)
+            if plain < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<i])) }
+            if replacement.utf8CodeUnitCount > 0 { replacement.withUTF8Buffer { out.append(contentsOf: $0) } }
+            i += width
+            plain = i
         }
+        if plain < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<n])) }
     }
 
     /// Schemes never emitted in a link the site builds itself.
@@ -55,11 +70,30 @@ enum HTML {
     /// `vbscript:` or `data:` scheme, however it is spelled (case, leading spaces, control
     /// characters or tabs inside the scheme are ignored the way browsers ignore them).
     static func isSafeURL(_ url: String) -> Bool {
+        // The common cases on bytes: a path or fragment before any colon, or an ASCII scheme.
+        var ascii: [UInt8] = []
+        var scalars = 0
+        for byte in url.utf8 {
+            if byte <= 0x20 { continue } // browsers strip leading spaces and remove tabs/newlines
+            if byte == UInt8(ascii: ":") {
+                return !forbiddenSchemes.contains(String(decoding: ascii, as: UTF8.self).lowercased())
+            }
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return true } // relative
+            if byte >= 0x80 { return isSafeURLScalars(url) }
+            ascii.append(byte)
+            scalars += 1
+            if scalars > 32 { return true }
+        }
+        return true // no colon: relative
+    }
+
+    /// `isSafeURL` for schemes with non-ASCII characters, compared the way `String.lowercased` sees them.
+    static func isSafeURLScalars(_ url: String) -> Bool {
         var scheme = ""
         for scalar in url.unicodeScalars {
-            if scalar.value <= 0x20 { continue } // browsers strip leading spaces and remove tabs/newlines
+            if scalar.value <= 0x20 { continue }
             if scalar == ":" { break }
-            if scalar == "/" || scalar == "?" || scalar == "#" { return true } // a path before any colon: relative
+            if scalar == "/" || scalar == "?" || scalar == "#" { return true }
             scheme.unicodeScalars.append(scalar)
             if scheme.unicodeScalars.count > 32 { return true }
         }
@@ -76,6 +110,142 @@ enum HTML {
     /// An attribute `name="value"`, escaped.
     static func attribute(_ name: String, _ value: String) -> String {
         name + "=\"" + escape(value) + "\""
+    }
+}
+
+/// A page being built: its UTF-8 bytes, appended in place. One buffer is reused for every page
+/// a rendering thread makes, so building a page allocates (almost) nothing.
+///
+/// `raw` appends markup the renderer wrote itself or cmark rendered; `text` escapes.
+struct HTMLBuffer {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+
+    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+
+    var count: Int { bytes.count }
+
+    /// Markup written in the source.
+    @inline(__always)
+    mutating func raw(_ markup: StaticString) {
+        markup.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Markup made by the site (paths, cmark's HTML, escaped fragments).
+    @inline(__always)
+    mutating func raw(_ markup: String) {
+        if markup.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: markup.utf8)
+        }
+    }
+
+    @inline(__always)
+    mutating func raw(_ markup: [UInt8]) { bytes.append(contentsOf: markup) }
+
+    @inline(__always)
+    mutating func raw(_ markup: ArraySlice<UInt8>) { bytes.append(contentsOf: markup) }
+
+    @inline(__always)
+    mutating func raw(_ markup: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: markup) }
+
+    /// Plain text, escaped.
+    @inline(__always)
+    mutating func text(_ text: String) { HTML.escape(text, into: &bytes) }
+
+    /// A decimal number.
+    mutating func number(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
+        }
+    }
+
+    /// ` name="value"` (note the leading space), the value escaped.
+    @inline(__always)
+    mutating func attribute(_ name: StaticString, _ value: String) {
+        bytes.append(UInt8(ascii: " "))
+        raw(name)
+        raw("=\"")
+        text(value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// ` href="…"` for a URL the site builds: escaped, `#` if its scheme is forbidden.
+    mutating func href(_ url: String) {
+        raw(" href=\"")
+        text(HTML.isSafeURL(url) ? url : "#")
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// ` href="<prefix><path>"` for a link between pages of the site: `prefix` is `../`
+    /// repeated, `path` a page path from `SitePaths` (neither can hold a scheme).
+    @inline(__always)
+    mutating func link(_ prefix: String, _ path: String, fragment: String? = nil) {
+        raw(" href=\"")
+        raw(prefix)
+        text(path)
+        if let fragment {
+            bytes.append(UInt8(ascii: "#"))
+            text(fragment)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// ` href="<prefix>tags/<slug>/index.html"`: `SitePaths.tag` written in place.
+    mutating func tagLink(_ prefix: String, _ tag: String) {
+        raw(" href=\"")
+        raw(prefix)
+        raw("tags/")
+        if SitePaths.isPlainTag(tag) {
+            raw(tag) // [a-z0-9._-] only
+        } else {
+            bytes.append(UInt8(ascii: "_"))
+            hex(SitePaths.hash(tag))
+        }
+        raw("/index.html\"")
+    }
+
+    /// 16 lower-case hex digits.
+    mutating func hex(_ value: UInt64) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for shift in stride(from: 60, through: 0, by: -4) { bytes.append(digits[Int((value >> UInt64(shift)) & 0xF)]) }
+        }
+    }
+
+    /// cmark's HTML of a block, with code blocks made keyboard-scrollable: `<pre>` gets
+    /// `tabindex="0"`. Copied as it is otherwise.
+    mutating func block(_ html: String) {
+        if html.utf8.withContiguousStorageIfAvailable({ block($0) }) == nil {
+            var copy = html
+            copy.withUTF8 { block($0) }
+        }
+    }
+
+    private static let preCode: StaticString = "<pre><code"
+
+    /// `block` on bytes.
+    mutating func block(_ h: UnsafeBufferPointer<UInt8>) {
+        Self.preCode.withUTF8Buffer { needle in
+            var at = 0
+            while let offset = ByteText.find(h, needle, from: at) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: h[at..<offset]))
+                raw("<pre tabindex=\"0\"><code")
+                at = offset + needle.count
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: h[at...]))
+        }
     }
 }
 
@@ -97,6 +267,7 @@ enum ByteText {
     /// The offset of the first occurrence of `n` in `h` at or after `start`.
     static func find(_ h: UnsafeBufferPointer<UInt8>, _ n: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard !n.isEmpty else { return start }
+        guard start + n.count <= h.count else { return nil }
         let first = Int32(n[0])
         var at = start
         while at + n.count <= h.count {
@@ -108,26 +279,122 @@ enum ByteText {
         return nil
     }
 
-    /// `text` with every occurrence of `target` replaced by `replacement` (UTF-8 bytes, left to right).
-    static func replacing(_ text: String, _ target: String, with replacement: String) -> String {
-        var text = text, target = target, replacement = replacement
-        return text.withUTF8 { h in
-            target.withUTF8 { t in
-                replacement.withUTF8 { r in
-                    guard !t.isEmpty, h.count >= t.count else { return String(decoding: h, as: UTF8.self) }
-                    var out: [UInt8] = []
-                    var at = 0
-                    while let offset = find(h, t, from: at) {
-                        if out.isEmpty { out.reserveCapacity(h.count + 64) }
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: h[at..<offset]))
-                        out.append(contentsOf: r)
-                        at = offset + t.count
-                    }
-                    if at == 0 { return String(decoding: h, as: UTF8.self) }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: h[at...]))
-                    return String(decoding: out, as: UTF8.self)
-                }
+    /// Whether lower-casing `text` can change nothing but ASCII letters, and nothing lower-cases
+    /// to its other characters: ASCII, U+0080–U+00BF and the caseless three-byte scalars (not the
+    /// full-width letters). Comparing such texts with ASCII letters folded is comparing them
+    /// lower-cased.
+    static func foldsLikeASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let b = bytes[i]
+                if b < 0x80 { i += 1; continue }
+                if b == 0xC2 && i + 1 < n { i += 2; continue }
+                guard b >= 0xE2 && b <= 0xEF && i + 2 < n else { return false }
+                let scalar = (UInt32(b & 0x0F) << 12) | (UInt32(bytes[i + 1] & 0x3F) << 6) | UInt32(bytes[i + 2] & 0x3F)
+                guard caseless(scalar) && !(scalar >= 0xFF41 && scalar <= 0xFF5A) else { return false }
+                i += 3
             }
+            return true
+        }
+    }
+
+    /// Whether `haystack` with ASCII letters folded to lower case contains `needle` (lower case).
+    static func containsFolded(_ haystack: String, _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        var haystack = haystack
+        return haystack.withUTF8 { h in
+            needle.withUnsafeBufferPointer { n in
+                guard n.count <= h.count else { return false }
+                let first = n[0]
+                let firstUpper: UInt8 = first >= 0x61 && first <= 0x7A ? first & ~0x20 : first
+                var at = 0
+                while at + n.count <= h.count {
+                    let b = h[at]
+                    if b == first || b == firstUpper {
+                        var k = 1
+                        while k < n.count {
+                            var c = h[at + k]
+                            if c >= 0x41 && c <= 0x5A { c |= 0x20 }
+                            if c != n[k] { break }
+                            k += 1
+                        }
+                        if k == n.count { return true }
+                    }
+                    at += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Three-byte scalars without case mappings: punctuation, symbols, arrows, box drawing,
+    /// CJK punctuation, kana, Han, Yi, Hangul syllables, full-width forms other than A–Z.
+    @inline(__always)
+    static func caseless(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x2000..<0x2100, 0x2190..<0x2460, 0x2500..<0x2C00, 0x3000..<0xA640, 0xAC00..<0xD800,
+             0xFF00..<0xFF21, 0xFF3B..<0xFFF0: return true
+        default: return false
+        }
+    }
+
+    /// Negative, 0 or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s (the order
+    /// of Unicode scalar values).
+    static func compare(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0 {
+                    let order = memcmp(x.baseAddress!, y.baseAddress!, common)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
+    }
+
+    /// `text` lower-cased as `String.lowercased()` would, quickly for ASCII and for the scripts
+    /// and symbols without case that CJK text is written in; anything else goes to `lowercased()`.
+    static func lowercased(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes -> String in
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count)
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let b = bytes[i]
+                if b < 0x80 {
+                    out.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+                    i += 1
+                    continue
+                }
+                if b == 0xC2 && i + 1 < n { // U+0080–U+00BF: no case
+                    out.append(b); out.append(bytes[i + 1])
+                    i += 2
+                    continue
+                }
+                if b >= 0xE2 && b <= 0xEF && i + 2 < n {
+                    let scalar = (UInt32(b & 0x0F) << 12) | (UInt32(bytes[i + 1] & 0x3F) << 6) | UInt32(bytes[i + 2] & 0x3F)
+                    if caseless(scalar) {
+                        out.append(b); out.append(bytes[i + 1]); out.append(bytes[i + 2])
+                        i += 3
+                        continue
+                    }
+                    if scalar >= 0xFF21 && scalar <= 0xFF3A { // full-width A–Z → a–z
+                        let lower = scalar + 0x20
+                        out.append(0xEF); out.append(0x80 | UInt8((lower >> 6) & 0x3F)); out.append(0x80 | UInt8(lower & 0x3F))
+                        i += 3
+                        continue
+                    }
+                }
+                return String(decoding: bytes, as: UTF8.self).lowercased()
+            }
+            return String(decoding: out, as: UTF8.self)
         }
     }
 }

@@ -31,7 +31,7 @@ struct ModelPageRenderer {
             main += "<tr \(HTML.attribute("id", rule.id))><th scope=\"row\">\(HTML.escape(rule.id))</th><td>\(HTML.escape(rule.statement))</td><td>\(sources)</td><td>\(rule.osVersions.map(String.init).joined(separator: ", "))</td><td>\(entries)</td></tr>\n"
         }
         main += "</tbody>\n</table>\n"
-        return layout.document(title: "The navigation-bar model — TroubleshootKB",
+        return layout.document(title: "The navigation-bar model — TroubleshootKB", siteTitle: false,
                                description: "The rules of the navigation-bar model the iOS entries' scenarios are checked against.",
                                main: main, bodyClass: "page-model")
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The frame every HTML page shares: head, skip link, site header, main, footer.
 struct PageLayout {
@@ -8,139 +12,175 @@ struct PageLayout {
     let lang: String
     let strings: SiteStrings
     let base: BaseURL
+    /// The way back to the site root from this page: `../` once per folder.
+    let root: String
+
+    init(path: String, lang: String, strings: SiteStrings, base: BaseURL) {
+        self.path = path
+        self.lang = lang
+        self.strings = strings
+        self.base = base
+        root = SitePaths.rootPrefix(from: path)
+    }
 
     /// A link from this page to another page of the site.
     func link(_ target: String) -> String { SitePaths.relative(target, from: path) }
 
-    /// The whole document. `title` and `description` are plain text (escaped here);
-    /// `main` is HTML built by a renderer. `headExtra` goes right after the charset (a `<base>` must
-    /// precede every URL in the head).
-    func document(title: String, description: String, main: String, bodyClass: String,
-                  canonical: Bool = true, headExtra: String = "", scripts: [String] = []) -> String {
-        var out = "<!DOCTYPE html>\n"
-        out += "<html \(HTML.attribute("lang", lang))>\n<head>\n"
-        out += "<meta charset=\"utf-8\">\n"
-        out += headExtra
-        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<meta name=\"color-scheme\" content=\"light dark\">\n"
-        out += "<title>\(HTML.escape(title))</title>\n"
+    /// Writes everything up to and including `<main>`. `title` and `description` are plain text
+    /// (escaped here); ` · TroubleshootKB` follows the title unless `siteTitle` is false.
+    /// `headExtra` goes right after the charset (a `<base>` must precede every URL in the head);
+    /// `scripts` are site paths of the page's scripts (only the home page has any).
+    func open(_ html: inout HTMLBuffer, title: String, siteTitle: Bool = true, description: String, bodyClass: StaticString,
+              canonical: Bool = true, headExtra: String = "", scripts: [String] = []) {
+        html.raw("<!DOCTYPE html>\n<html")
+        html.attribute("lang", lang)
+        html.raw(">\n<head>\n<meta charset=\"utf-8\">\n")
+        html.raw(headExtra)
+        html.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
+        html.text(title)
+        if siteTitle { html.raw(" · TroubleshootKB") }
+        html.raw("</title>\n")
         if !description.isEmpty {
-            out += "<meta name=\"description\" \(HTML.attribute("content", description))>\n"
+            html.raw("<meta name=\"description\"")
+            html.attribute("content", description)
+            html.raw(">\n")
         }
         if canonical && base.isExplicit {
-            out += "<link rel=\"canonical\" \(HTML.href(base.url(path)))>\n"
+            html.raw("<link rel=\"canonical\"")
+            html.href(base.url(path))
+            html.raw(">\n")
         }
-        out += "<link rel=\"stylesheet\" \(HTML.href(link(SitePaths.stylesheet)))>\n"
-        out += "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"TroubleshootKB\" \(HTML.href(link(SitePaths.feed)))>\n"
-        out += "<script \(HTML.attribute("src", link(SitePaths.script))) defer></script>\n"
-        for script in scripts { out += script }
-        out += "</head>\n"
-        out += "<body \(HTML.attribute("class", bodyClass))>\n"
-        out += "<a class=\"skip-link\" href=\"#main\">\(HTML.escape(strings.skipToContent))</a>\n"
-        out += "<header class=\"site-header\">\n<nav \(HTML.attribute("aria-label", "TroubleshootKB"))>\n"
-        out += "<a class=\"site-name\" \(HTML.href(link(SitePaths.home)))>TroubleshootKB</a>\n"
-        out += "<ul>\n"
-        out += "<li><a \(HTML.href(link(SitePaths.home)))>\(HTML.escape(strings.home))</a></li>\n"
-        out += "<li><a \(HTML.href(link(SitePaths.symptoms)))>\(HTML.escape(strings.symptomIndex))</a></li>\n"
-        out += "<li><a \(HTML.href(link(SitePaths.feed)))>\(HTML.escape(strings.feed))</a></li>\n"
-        out += "</ul>\n</nav>\n</header>\n"
-        out += "<main id=\"main\" tabindex=\"-1\">\n"
-        out += main
-        out += "</main>\n"
-        out += "<footer class=\"site-footer\"><p><a \(HTML.href(link(SitePaths.home)))>TroubleshootKB</a> · <a \(HTML.href(link(SitePaths.sitemap)))>sitemap.xml</a> · <a \(HTML.href(link(SitePaths.feed)))>feed.xml</a></p></footer>\n"
-        out += "</body>\n</html>\n"
-        return out
+        html.raw("<link rel=\"stylesheet\"")
+        html.link(root, SitePaths.stylesheet)
+        html.raw(">\n<link rel=\"alternate\" type=\"application/atom+xml\" title=\"TroubleshootKB\"")
+        html.link(root, SitePaths.feed)
+        html.raw(">\n")
+        for script in scripts {
+            html.raw("<script src=\"")
+            html.raw(root)
+            html.text(script)
+            html.raw("\" defer></script>\n")
+        }
+        html.raw("</head>\n<body class=\"")
+        html.raw(bodyClass)
+        html.raw("\">\n<a class=\"skip-link\" href=\"#main\">")
+        html.text(strings.skipToContent)
+        html.raw("</a>\n<header class=\"site-header\"><nav aria-label=\"TroubleshootKB\"><a class=\"site-name\"")
+        html.link(root, SitePaths.home)
+        html.raw(">TroubleshootKB</a>\n<ul><li><a")
+        html.link(root, SitePaths.symptoms)
+        html.raw(">")
+        html.text(strings.symptomIndex)
+        html.raw("</a></li><li><a")
+        html.link(root, SitePaths.feed)
+        html.raw(">")
+        html.text(strings.feed)
+        html.raw("</a></li></ul></nav></header>\n<main id=\"main\" tabindex=\"-1\">\n")
+    }
+
+    /// Closes `<main>` and writes the footer.
+    func close(_ html: inout HTMLBuffer) {
+        html.raw("</main>\n<footer class=\"site-footer\"><p><a")
+        html.link(root, SitePaths.sitemap)
+        html.raw(">sitemap.xml</a></p></footer>\n</body>\n</html>\n")
+    }
+
+    /// The whole document around `main` (HTML built by a renderer), as a string.
+    func document(title: String, siteTitle: Bool = true, description: String, main: String, bodyClass: StaticString,
+                  canonical: Bool = true, headExtra: String = "") -> String {
+        var html = HTMLBuffer(capacity: main.utf8.count + 2048)
+        open(&html, title: title, siteTitle: siteTitle, description: description, bodyClass: bodyClass, canonical: canonical, headExtra: headExtra)
+        html.raw(main)
+        close(&html)
+        return String(decoding: html.bytes, as: UTF8.self)
     }
 }
 
-/// Small pieces several pages share.
+/// Small pieces several pages share. Marks (✓ ✗ △ ⊘ …) come from the style sheet by class, so
+/// every badge and label is its word in the page and the mark beside it.
 enum Fragments {
     /// The inner HTML of a heading block cmark rendered (`<h3>方案 <code>x</code></h3>` →
     /// `方案 <code>x</code>`), or the escaped plain text.
-    static func headingContent(_ block: MarkdownNode?) -> String {
-        guard let block else { return "" }
-        if let html = block.html?.trimmingCharacters(in: .whitespacesAndNewlines),
-           html.hasPrefix("<h"), html.hasSuffix(">"),
-           let open = html.firstIndex(of: ">"), let close = html.range(of: "</h", options: .backwards) {
-            let inner = html[html.index(after: open)..<close.lowerBound]
-            return String(inner)
+    /// `plain` (the block's `plainText`) is read only when there is no HTML.
+    static func headingContent(html source: String?, plain: @autoclosure () -> String, into html: inout HTMLBuffer) {
+        if let source {
+            var copy = source
+            let done = copy.withUTF8 { bytes -> Bool in
+                var start = 0, end = bytes.count
+                func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0B || b == 0x0C }
+                while start < end && isSpace(bytes[start]) { start += 1 }
+                while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+                guard end - start >= 2, bytes[start] == UInt8(ascii: "<"), bytes[start + 1] == UInt8(ascii: "h"),
+                      bytes[end - 1] == UInt8(ascii: ">") else { return false }
+                var open = start
+                while open < end && bytes[open] != UInt8(ascii: ">") { open += 1 }
+                var close = end - 3
+                while close > open && !(bytes[close] == UInt8(ascii: "<") && bytes[close + 1] == UInt8(ascii: "/") && bytes[close + 2] == UInt8(ascii: "h")) {
+                    close -= 1
+                }
+                guard close > open else { return false }
+                html.raw(UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]))
+                return true
+            }
+            if done { return }
         }
-        return HTML.escape(block.plainText)
+        html.text(plain())
     }
 
     /// A block's HTML as cmark rendered it (code blocks made keyboard-scrollable), or its
     /// escaped text in a paragraph when it has none.
-    static func blockHTML(_ block: MarkdownNode) -> String {
-        guard let html = block.html else {
-            return "<p>" + HTML.escape(block.plainText) + "</p>\n"
+    /// `plain` (the block's `plainText`) is read only when there is no HTML.
+    static func block(html source: String?, plain: @autoclosure () -> String, into html: inout HTMLBuffer) {
+        guard let source else {
+            html.raw("<p>")
+            html.text(plain())
+            html.raw("</p>\n")
+            return
         }
-        return focusableCode(html)
+        html.block(source)
     }
 
-    /// Lets keyboard users scroll wide code blocks: `<pre>` gets `tabindex="0"`.
-    static func focusableCode(_ html: String) -> String {
-        ByteText.replacing(html, "<pre><code", with: "<pre tabindex=\"0\"><code")
+    /// A list item's HTML without cmark's `<li>` and `</li>`.
+    static func itemContent(html source: String?, plain: @autoclosure () -> String, into html: inout HTMLBuffer) {
+        guard var source, source.utf8.starts(with: "<li>".utf8) else {
+            Self.block(html: source, plain: plain(), into: &html)
+            return
+        }
+        source.withUTF8 { bytes in
+            var end = bytes.count
+            while end > 4 && bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+            if end >= 9 && memcmp(bytes.baseAddress! + end - 5, "</li>", 5) == 0 { end -= 5 }
+            html.block(UnsafeBufferPointer(rebasing: bytes[4..<end]))
+        }
     }
 
-    /// A status badge: mark and word, so it does not rely on colour.
-    static func statusBadge(_ status: EntryMetadata.Status?, strings: SiteStrings) -> String {
-        let name = status?.rawValue ?? "unknown"
-        let mark: String
+    /// The class of a status (`status-resolved`).
+    static func statusClass(_ status: EntryMetadata.Status?) -> StaticString {
         switch status {
-        case .resolved: mark = "✓"
-        case .workaround: mark = "↻"
-        case .open: mark = "○"
-        case nil: mark = "?"
+        case .resolved: return "status-resolved"
+        case .workaround: return "status-workaround"
+        case .open: return "status-open"
+        case nil: return "status-unknown"
         }
-        return "<span class=\"badge status status-\(HTML.escape(name))\"><span aria-hidden=\"true\">\(mark)</span> \(HTML.escape(strings.status(status)))</span>"
     }
 
-    /// A check verdict badge.
-    static func checkBadge(_ verdict: String, title: String? = nil) -> String {
-        let kind = SiteCheckReport.verdictClass(verdict)
-        let titleAttribute = title.map { " " + HTML.attribute("title", $0) } ?? ""
-        return "<span class=\"badge check check-\(kind)\"\(titleAttribute)><span aria-hidden=\"true\">\(SiteCheckReport.verdictMark(verdict))</span> \(HTML.escape(verdict))</span>"
+    /// A status badge: mark (from the style sheet) and word, so it does not rely on colour.
+    static func statusBadge(_ status: EntryMetadata.Status?, strings: SiteStrings, into html: inout HTMLBuffer) {
+        html.raw("<span class=\"badge ")
+        html.raw(statusClass(status))
+        html.raw("\">")
+        html.text(strings.status(status))
+        html.raw("</span>")
     }
 
-    /// An outcome label: symbol and word.
-    static func outcomeLabel(_ outcome: Outcome, strings: SiteStrings) -> String {
-        "<span class=\"outcome outcome-\(outcome.rawValue)\"><span class=\"mark\" aria-hidden=\"true\">\(outcome.symbol)</span> \(HTML.escape(strings.outcome(outcome)))</span>"
-    }
-
-    /// One entry in a list (home, tag pages): title link, badges, the attempts at a glance, summary.
-    static func entryItem(_ item: SiteEntry, layout: PageLayout) -> String {
-        let meta = item.meta
-        let strings = SiteStrings.english
-        var out = "<li class=\"entry-item\">\n"
-        out += "<a class=\"entry-link\" \(HTML.href(layout.link(item.path))) \(HTML.attribute("lang", meta.lang))>\(HTML.escape(item.title))</a>\n"
-        out += "<span class=\"badges\">" + statusBadge(meta.status, strings: strings)
-        if let check = item.check { out += " " + checkBadge(check.verdict, title: check.checkedAt) }
-        out += "</span>\n"
-        if !item.entry.attempts.isEmpty {
-            // Runs of attempts with the same outcome share one span and one phrase of the label
-            // ("Attempts: 1–5 failed, 6 worked"): lists of thousands of entries stay small.
-            var runs: [(first: Attempt, last: Attempt, count: Int)] = []
-            for attempt in item.entry.attempts {
-                if let last = runs.last, last.first.outcome == attempt.outcome {
-                    runs[runs.count - 1] = (last.first, attempt, last.count + 1)
-                } else {
-                    runs.append((attempt, attempt, 1))
-                }
-            }
-            let words = runs.map { run in
-                let numbers = run.count == 1 ? "\(run.first.number)" : "\(run.first.number)–\(run.last.number)"
-                return "\(numbers) \(strings.outcome(run.first.outcome))"
-            }.joined(separator: ", ")
-            out += "<span class=\"glance\" role=\"img\" \(HTML.attribute("aria-label", "Attempts: " + words))>"
-            out += runs.map { run in
-                "<span class=\"outcome-\(run.first.outcome.rawValue)\">" + String(repeating: run.first.outcome.symbol, count: run.count) + "</span>"
-            }.joined()
-            out += "</span>\n"
-        }
-        if !meta.summary.isEmpty {
-            out += "<p class=\"summary\" \(HTML.attribute("lang", meta.lang))>\(HTML.escape(meta.summary))</p>\n"
-        }
-        out += "</li>\n"
-        return out
+    /// A check verdict badge: mark (from the style sheet) and the verdict.
+    static func checkBadge(_ verdict: String, title: String? = nil, into html: inout HTMLBuffer) {
+        html.raw("<span class=\"badge check-")
+        html.raw(SiteCheckReport.verdictClass(verdict))
+        html.raw("\"")
+        if let title { html.attribute("title", title) }
+        html.raw(">")
+        html.text(verdict)
+        html.raw("</span>")
     }
 }

@@ -16,29 +16,40 @@ enum ScenarioRenderer {
     ].sorted { $0.count > $1.count }
 
     static func render(_ text: String) -> String {
-        var out = "<pre class=\"scenario\" tabindex=\"0\"><code>"
+        var html = HTMLBuffer(capacity: text.utf8.count + 256)
+        render(text, into: &html)
+        return String(decoding: html.bytes, as: UTF8.self)
+    }
+
+    static func render(_ text: String, into html: inout HTMLBuffer) {
+        html.raw("<pre class=\"scenario\" tabindex=\"0\"><code>")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
         for (number, rawLine) in lines.enumerated() {
-            if number > 0 { out += "\n" }
+            if number > 0 { html.raw("\n") }
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
             let indent = line.prefix { $0 == " " || $0 == "\t" }
             let rest = line.dropFirst(indent.count)
-            out += HTML.escape(String(indent))
+            html.text(String(indent))
             if rest.hasPrefix("#") {
-                out += "<span class=\"g-comment\">\(HTML.escape(String(rest)))</span>"
+                html.raw("<span class=\"g-comment\">")
+                html.text(String(rest))
+                html.raw("</span>")
             } else if rest.hasPrefix("@") {
-                out += "<span class=\"g-tag\">\(HTML.escape(String(rest)))</span>"
+                html.raw("<span class=\"g-tag\">")
+                html.text(String(rest))
+                html.raw("</span>")
             } else if let keyword = keywords.first(where: { startsWithKeyword(rest, $0) }) {
-                out += "<span class=\"g-keyword\">\(HTML.escape(keyword))</span>"
-                out += HTML.escape(String(rest.dropFirst(keyword.count)))
+                html.raw("<span class=\"g-keyword\">")
+                html.text(keyword)
+                html.raw("</span>")
+                html.text(String(rest.dropFirst(keyword.count)))
             } else {
-                out += HTML.escape(String(rest))
+                html.text(String(rest))
             }
         }
-        out += "</code></pre>\n"
-        return out
+        html.raw("</code></pre>\n")
     }
 
     /// `rest` starts with `keyword`, followed by the end, a space, a colon (ASCII or full-width)

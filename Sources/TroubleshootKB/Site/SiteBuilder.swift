@@ -121,9 +121,9 @@ public struct SiteBuilder: Sendable {
             defer { clock.record("search index (beside validate, index, render)", since: begin) }
             return SiteSearchExport(entries: entries.sorted { $0.id < $1.id }, glossary: glossary)
         }
-        let valid = try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
+        try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
         clock.lap(.validate)
-        let index = try makeIndex(valid, report: checkReport)
+        let index = try makeIndex(parsed, report: checkReport)
         clock.lap(.index)
         progress(.index, 0, 1)
         if let problem = glossaryError {
@@ -144,7 +144,7 @@ public struct SiteBuilder: Sendable {
             do {
                 pages = try render(index, base: base, into: writer)
                 clock.lap(.render)
-                try write(assets: assets, pages: Set(index.pagePaths), into: writer)
+                try write(assets: assets, isPage: index.isPage, into: writer)
             } catch {
                 _ = try? search.wait()
                 throw error
@@ -322,7 +322,8 @@ public struct SiteBuilder: Sendable {
 
     // MARK: validate
 
-    func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws -> [(Entry, (name: String, text: String)?)] {
+    /// Lints every entry; throws when there are errors (every parsed item has an entry then).
+    func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws {
         let diagnostics = Self.lint(parsed.items, locatorDiagnostics: locatorDiagnostics, knownIDs: LintCommand.knownIDs(for: locations),
                                     progress: progress)
         for diagnostic in diagnostics { report(diagnostic) }
@@ -332,12 +333,6 @@ public struct SiteBuilder: Sendable {
             throw SiteBuildError(step: .validate, path: first.path,
                                  message: "\(errors.count) lint \(errors.count == 1 ? "error" : "errors") in \(files) \(files == 1 ? "file" : "files"); the site was not written (run kb lint)")
         }
-        var result: [(Entry, (name: String, text: String)?)] = []
-        for (item, scenario) in zip(parsed.items, parsed.scenarios) {
-            guard let entry = item.entry else { continue }
-            result.append((entry, scenario))
-        }
-        return result
     }
 
     /// `Linter.lint(_:knownIDs:)` spread over the cores: the same rules and the same order.
@@ -349,11 +344,15 @@ public struct SiteBuilder: Sendable {
         defer { results.deinitialize(); results.deallocate() }
         nonisolated(unsafe) let output = results
         let counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: count) { position in
-            let item = items[position]
-            let kb = KnowledgeBase(items: [item], locatorDiagnostics: [])
-            output[position] = Linter().lint(kb, knownIDs: knownIDs)
-            progress(.validate, counter.increment(), count)
+        let linter = Linter()
+        items.withUnsafeBufferPointer { buffer in
+            nonisolated(unsafe) let items = buffer
+            DispatchQueue.concurrentPerform(iterations: count) { position in
+                // The per-file rules, on the item in place (the duplicate-id rule runs below, and
+                // everything is sorted at the end).
+                output[position] = linter.lint(items[position], knownIDs: knownIDs).diagnostics
+                progress(.validate, counter.increment(), count)
+            }
         }
         var diagnostics = locatorDiagnostics
         for result in results { diagnostics += result }
@@ -372,9 +371,16 @@ public struct SiteBuilder: Sendable {
 
     // MARK: index
 
-    func makeIndex(_ entries: [(Entry, (name: String, text: String)?)], report: SiteCheckReport?) throws -> SiteIndex {
+    /// The parsed entries (each copied once, into its `SiteEntry`) with their scenario files and
+    /// latest check results, grouped and sorted.
+    func makeIndex(_ parsed: Parsed, report: SiteCheckReport?) throws -> SiteIndex {
         let checks = report?.latestByEntry() ?? [:]
-        let items = entries.map { SiteEntry(entry: $0.0, scenario: $0.1, check: checks[$0.0.id]) }
+        var items: [SiteEntry] = []
+        items.reserveCapacity(parsed.items.count)
+        for k in parsed.items.indices where parsed.items[k].entry != nil {
+            let check = checks.isEmpty ? nil : checks[parsed.items[k].entry!.id]
+            items.append(SiteEntry(entry: parsed.items[k].entry!, scenario: parsed.scenarios[k], check: check))
+        }
         return try SiteIndex.make(items)
     }
 
@@ -383,40 +389,66 @@ public struct SiteBuilder: Sendable {
     enum Page {
         case home, symptoms, notFound, sitemap, feed, model
         case entry(Int)
-        case tag(Int)
+        /// A tag's list, page (1-based).
+        case tag(Int, page: Int)
+        case language(Int, page: Int)
+        case symptomGroup(Int, page: Int)
     }
 
-    /// Renders every page in parallel, handing each to the writing thread as soon as it is done
-    /// (at most a few hundred pages wait in memory). Returns the number of pages.
+    /// Renders every page on all cores and writes it into the staging folder. Pages are built as
+    /// bytes in buffers that are reused from page to page and written as they are (no string,
+    /// no copy). Returns the number of pages.
     func render(_ index: SiteIndex, base: BaseURL, into writer: SiteWriter) throws -> Int {
-        let pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed, .model]
-            + index.entries.indices.map(Page.entry) + index.tags.indices.map(Page.tag)
-        try writer.prepareFolders(for: index.pagePaths)
+        var list: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed, .model]
+        list.reserveCapacity(index.entries.count + index.tags.count + index.languages.count + 64)
+        list += index.entries.indices.map(Page.entry)
+        for (k, group) in index.tags.enumerated() { for page in 1...group.pageCount { list.append(.tag(k, page: page)) } }
+        for (k, group) in index.languages.enumerated() { for page in 1...group.pageCount { list.append(.language(k, page: page)) } }
+        for (k, group) in index.symptoms.enumerated() where group.pageCount > 0 {
+            for page in 1...group.pageCount { list.append(.symptomGroup(k, page: page)) }
+        }
+        let pages = list
+        try writer.createFolders(index.pageFolders)
         let entryRenderer = EntryPageRenderer(index: index, base: base)
-        let listRenderer = IndexPageRenderer(index: index, base: base)
+        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index))
         let feedRenderer = FeedRenderer(index: index, base: base)
         let count = pages.count
-        // Pages render on all cores; one thread creates the files (see SiteWriter.Queue).
-        let files = SiteWriter.Queue(writer, label: "pages")
-        let counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: count) { position in
-            let path: String
-            let html: String
-            switch pages[position] {
-            case .home: (path, html) = (SitePaths.home, listRenderer.home())
-            case .symptoms: (path, html) = (SitePaths.symptoms, listRenderer.symptoms())
-            case .notFound: (path, html) = (SitePaths.notFound, listRenderer.notFound())
-            case .sitemap: (path, html) = (SitePaths.sitemap, feedRenderer.sitemap())
-            case .feed: (path, html) = (SitePaths.feed, feedRenderer.feed())
-            case .model: (path, html) = (SitePaths.navigationBarModel, ModelPageRenderer(index: index, base: base).render())
-            case .entry(let i):
-                (path, html) = (index.entries[i].path, entryRenderer.render(index.entries[i]))
-            case .tag(let i):
-                let (tag, positions) = index.tags[i]
-                (path, html) = (SitePaths.tag(tag), listRenderer.tagPage(tag, positions: positions))
+        let next = Counter(), done = Counter()
+        // Pages render on all cores into buffers that one thread writes (see SiteWriter.Pages).
+        let files = SiteWriter.Pages(writer, label: "pages")
+        DispatchQueue.concurrentPerform(iterations: max(1, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+            while true {
+                let position = next.increment() - 1
+                guard position < count else { break }
+                let buffer = files.take()
+                let path: String
+                switch pages[position] {
+                case .home: path = SitePaths.home; listRenderer.home(into: &buffer.html)
+                case .symptoms: path = SitePaths.symptoms; listRenderer.symptoms(into: &buffer.html)
+                case .notFound: path = SitePaths.notFound; listRenderer.notFound(into: &buffer.html)
+                case .sitemap: path = SitePaths.sitemap; feedRenderer.sitemap(into: &buffer.html)
+                case .feed: path = SitePaths.feed; feedRenderer.feed(into: &buffer.html)
+                case .model: path = SitePaths.navigationBarModel; buffer.html.raw(ModelPageRenderer(index: index, base: base).render())
+                case .entry(let i):
+                    let item = index.entries[i]
+                    path = item.path
+                    entryRenderer.render(item, into: &buffer.html)
+                case .tag(let k, let page):
+                    let group = index.tags[k]
+                    path = group.path(page: page)
+                    listRenderer.tagPage(group, page: page, into: &buffer.html)
+                case .language(let k, let page):
+                    let group = index.languages[k]
+                    path = group.path(page: page)
+                    listRenderer.languagePage(group, page: page, into: &buffer.html)
+                case .symptomGroup(let k, let page):
+                    let group = index.symptoms[k]
+                    path = group.path(page: page)
+                    listRenderer.symptomPage(group, page: page, into: &buffer.html)
+                }
+                files.add(path, buffer, position: position)
+                progress(.render, done.increment(), count)
             }
-            files.add(path, Data(html.utf8), position: position)
-            progress(.render, counter.increment(), count)
         }
         try files.finish()
         return count
@@ -424,11 +456,11 @@ public struct SiteBuilder: Sendable {
 
     // MARK: write
 
-    func write(assets: [String], pages: Set<String>, into writer: SiteWriter) throws {
+    func write(assets: [String], isPage: (String) -> Bool, into writer: SiteWriter) throws {
         try writer.prepareFolders(for: assets)
         for asset in assets {
             let source = (options.assetsDirectory as NSString).appendingPathComponent(asset)
-            if pages.contains(asset) || asset == SitePaths.marker {
+            if isPage(asset) || asset == SitePaths.marker {
                 throw SiteBuildError(step: .write, path: display(source), message: "a static file may not replace the generated \(asset)")
             }
             let data = try Self.read(source, limit: 256 << 20, display: display(source)).mapError {
@@ -496,6 +528,22 @@ final class StepClock: @unchecked Sendable {
     var timings: [(step: String, seconds: Double)] {
         lock.lock(); defer { lock.unlock() }
         return entries
+    }
+}
+
+/// The error of the lowest position among work done in parallel (the one a sequential run would hit first).
+final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failure: (position: Int, error: SiteBuildError)?
+
+    func record(_ position: Int, _ error: SiteBuildError) {
+        lock.lock(); defer { lock.unlock() }
+        if failure == nil || position < failure!.position { failure = (position, error) }
+    }
+
+    var first: SiteBuildError? {
+        lock.lock(); defer { lock.unlock() }
+        return failure?.error
     }
 }
 

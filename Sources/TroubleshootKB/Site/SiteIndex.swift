@@ -1,16 +1,31 @@
 import Dispatch
 
 /// An entry with what the site shows beside it: its scenario file and its latest check result.
-struct SiteEntry: Sendable {
+/// A class, so the index, the lists and the pages share one instance instead of copying the
+/// entry's many fields; the fields pages use most are stored once here.
+final class SiteEntry: Sendable {
     let entry: Entry
     /// The scenario file, relative to the entry folder, and its text.
     let scenario: (name: String, text: String)?
     let check: SiteCheckReport.EntryResult?
+    let id: String
+    /// The front matter title, else the `# ` heading, else the id.
+    let title: String
+    let lang: String
+    let updated: String
+    /// `entries/<id>.html`.
+    let path: String
 
-    var id: String { entry.id }
-    var meta: EntryMetadata { entry.metadata }
-    var title: String { meta.title.isEmpty ? (entry.titleHeading ?? entry.id) : meta.title }
-    var path: String { SitePaths.entry(entry.id) }
+    init(entry: Entry, scenario: (name: String, text: String)?, check: SiteCheckReport.EntryResult?) {
+        self.entry = entry
+        self.scenario = scenario
+        self.check = check
+        id = entry.id
+        title = entry.metadata.title.isEmpty ? (entry.titleHeading ?? entry.id) : entry.metadata.title
+        lang = entry.metadata.lang
+        updated = entry.metadata.updated
+        path = SitePaths.entry(id)
+    }
 }
 
 /// A symptom phrase on the symptom index, with where it leads.
@@ -24,58 +39,129 @@ struct SymptomLink: Sendable {
     let fragment: String
 }
 
+/// Entries listed together — the entries of a tag or of a language — newest first, shown on
+/// pages of `SiteIndex.listPageSize`: `<folder>/index.html`, `<folder>/page-2.html`, ….
+struct ListGroup: Sendable {
+    /// The tag, or the language tag.
+    let name: String
+    /// `tags/<slug>` or `languages/<slug>`.
+    let folder: String
+    /// Positions in `SiteIndex.entries`, newest first (then by id).
+    let entries: [Int]
+
+    var pageCount: Int { max(1, (entries.count + SiteIndex.listPageSize - 1) / SiteIndex.listPageSize) }
+
+    /// The path of a page (1-based).
+    func path(page: Int) -> String { SitePaths.listPage(folder, page: page) }
+
+    /// The positions shown on a page (1-based).
+    func entries(page: Int) -> ArraySlice<Int> {
+        let start = (page - 1) * SiteIndex.listPageSize
+        return entries[start..<min(entries.count, start + SiteIndex.listPageSize)]
+    }
+}
+
+/// The symptom phrases written in one script, sorted. A group with more links than
+/// `SiteIndex.symptomPageSize` gets pages of its own (`symptoms/<group>-<k>.html`, listed on
+/// the symptom index with the phrases they start and end with); a smaller one is shown on
+/// the symptom index itself.
+struct SymptomGroup: Sendable {
+    let language: ScriptLanguage
+    let links: [SymptomLink]
+
+    /// 0 when the group is shown on the symptom index.
+    var pageCount: Int {
+        links.count <= SiteIndex.symptomPageSize ? 0 : (links.count + SiteIndex.symptomPageSize - 1) / SiteIndex.symptomPageSize
+    }
+
+    func path(page: Int) -> String { SitePaths.symptomPage(language.rawValue, page: page) }
+
+    func links(page: Int) -> ArraySlice<SymptomLink> {
+        let start = (page - 1) * SiteIndex.symptomPageSize
+        return links[start..<min(links.count, start + SiteIndex.symptomPageSize)]
+    }
+}
+
 /// Everything the pages need, computed once and sorted so the output is deterministic
 /// (the `index` step).
 struct SiteIndex: Sendable {
     /// Sorted by id.
     let entries: [SiteEntry]
     let positionByID: [String: Int]
-    /// Sorted by tag; entries by date (newest first), then id.
-    let tags: [(tag: String, entries: [Int])]
-    /// Sorted by language tag; entries by date (newest first), then id.
-    let languages: [(lang: String, entries: [Int])]
-    /// By language group, phrases sorted.
-    let symptoms: [(language: ScriptLanguage, links: [SymptomLink])]
+    /// Sorted by tag.
+    let tags: [ListGroup]
+    /// Sorted by language tag.
+    let languages: [ListGroup]
+    /// By language group (`ScriptLanguage.displayOrder`), phrases sorted.
+    let symptoms: [SymptomGroup]
     /// Newest first (then id), at most `feedLimit`.
     let feed: [Int]
     /// The greatest `updated` of all entries (`1970-01-01` when there are none).
     let updated: String
 
     static let feedLimit = 100
+    /// Entries per page of a tag or language list.
+    static let listPageSize = 100
+    /// Entries per language on the home page (the newest; the rest are on the language's pages).
+    static let homeListSize = 20
+    /// Symptom links per page of a symptom group.
+    static let symptomPageSize = 500
 
     func entry(id: String) -> SiteEntry? { positionByID[id].map { entries[$0] } }
 
-    /// Every page path, sorted.
-    var pagePaths: [String] {
-        var paths = [SitePaths.home, SitePaths.symptoms, SitePaths.notFound, SitePaths.sitemap, SitePaths.feed, SitePaths.navigationBarModel]
-        paths += entries.map(\.path)
-        paths += tags.map { SitePaths.tag($0.tag) }
-        return paths.sorted()
+    /// The folders pages are written in.
+    var pageFolders: Set<String> {
+        var folders: Set<String> = ["entries", "symptoms", "model/navigation-bar"]
+        for group in tags + languages { folders.insert(group.folder) }
+        return folders
+    }
+
+    /// Whether the site has a page at `path`.
+    func isPage(_ path: String) -> Bool {
+        if [SitePaths.home, SitePaths.symptoms, SitePaths.notFound, SitePaths.sitemap, SitePaths.feed,
+            SitePaths.navigationBarModel].contains(path) { return true }
+        if path.hasPrefix("entries/") && path.hasSuffix(".html") {
+            return positionByID[String(path.dropFirst("entries/".count).dropLast(".html".count))] != nil
+        }
+        for group in tags + languages where path.hasPrefix(group.folder + "/") {
+            if (1...group.pageCount).contains(where: { group.path(page: $0) == path }) { return true }
+        }
+        for group in symptoms where group.pageCount > 0 {
+            if (1...group.pageCount).contains(where: { group.path(page: $0) == path }) { return true }
+        }
+        return false
     }
 
     /// Builds the index. Throws when two tags would share a folder or an id is unusable as a folder name.
     static func make(_ siteEntries: [SiteEntry]) throws -> SiteIndex {
         let entries = siteEntries.sorted { $0.id < $1.id }
         var positionByID: [String: Int] = [:]
+        positionByID.reserveCapacity(entries.count)
         for (position, item) in entries.enumerated() {
-            guard Linter.matches(Linter.idPattern, item.id) else {
+            guard SitePaths.isPlainID(item.id) else {
                 throw SiteBuildError(step: .index, path: item.entry.path, message: "id '\(item.id)' cannot be used as a folder name")
             }
             positionByID[item.id] = position
         }
-        func newestFirst(_ a: Int, _ b: Int) -> Bool {
-            let x = entries[a].meta.updated, y = entries[b].meta.updated
-            return x != y ? x > y : entries[a].id < entries[b].id
+        // Newest first, then by id: the entries are sorted by id, so ties keep their position order.
+        let byDate = entries.indices.sorted { a, b in
+            let x = entries[a].updated, y = entries[b].updated
+            return x != y ? x > y : a < b
         }
 
         var byTag: [String: [Int]] = [:]
         var byLang: [String: [Int]] = [:]
-        for (position, item) in entries.enumerated() {
-            for tag in Set(item.meta.tags) where !tag.isEmpty { byTag[tag, default: []].append(position) }
-            byLang[item.meta.lang, default: []].append(position)
+        for position in byDate {
+            let item = entries[position]
+            let tags = item.entry.metadata.tags
+            for (k, tag) in tags.enumerated() where !tag.isEmpty && !tags[..<k].contains(tag) {
+                byTag[tag, default: []].append(position)
+            }
+            byLang[item.lang, default: []].append(position)
         }
         var slugOwner: [String: String] = [:]
-        for tag in byTag.keys.sorted() {
+        let tagNames = byTag.keys.sorted()
+        for tag in tagNames {
             let slug = SitePaths.tagSlug(tag)
             if let other = slugOwner[slug] {
                 let path = entries[byTag[tag]![0]].entry.path
@@ -83,8 +169,8 @@ struct SiteIndex: Sendable {
             }
             slugOwner[slug] = tag
         }
-        let tags = byTag.keys.sorted().map { ($0, byTag[$0]!.sorted(by: newestFirst)) }
-        let languages = byLang.keys.sorted().map { ($0, byLang[$0]!.sorted(by: newestFirst)) }
+        let tags = tagNames.map { ListGroup(name: $0, folder: SitePaths.tagFolder($0), entries: byTag[$0]!) }
+        let languages = byLang.keys.sorted().map { ListGroup(name: $0, folder: SitePaths.languageFolder($0), entries: byLang[$0]!) }
 
         // Symptom links per entry, worked out in parallel (matching phrases against attempts is the slow part).
         let count = entries.count
@@ -93,45 +179,136 @@ struct SiteIndex: Sendable {
         defer { perEntry.deinitialize(); perEntry.deallocate() }
         nonisolated(unsafe) let output = perEntry
         DispatchQueue.concurrentPerform(iterations: count) { position in
-            output[position] = symptomLinks(of: entries[position].entry, position: position)
+            output[position] = symptomLinks(of: entries[position], position: position)
         }
         var groups: [ScriptLanguage: [SymptomLink]] = [:]
         for links in perEntry {
             for link in links { groups[link.language, default: []].append(link) }
         }
-        let symptoms = ScriptLanguage.displayOrder.compactMap { language -> (ScriptLanguage, [SymptomLink])? in
+        let symptoms = ScriptLanguage.displayOrder.compactMap { language -> SymptomGroup? in
             guard let links = groups[language] else { return nil }
-            return (language, links.sorted { a, b in
-                if a.phrase != b.phrase { return a.phrase.unicodeScalars.lexicographicallyPrecedes(b.phrase.unicodeScalars) }
-                return a.entry < b.entry
-            })
+            return SymptomGroup(language: language, links: sortedByPhrase(links))
         }
 
-        let feed = Array(entries.indices.sorted(by: newestFirst).prefix(feedLimit))
-        let updated = entries.map(\.meta.updated).max() ?? "1970-01-01"
+        let feed = Array(byDate.prefix(feedLimit))
+        let updated = byDate.first.map { entries[$0].updated } ?? "1970-01-01"
         return SiteIndex(entries: entries, positionByID: positionByID, tags: tags, languages: languages,
                          symptoms: symptoms, feed: feed, updated: updated)
     }
 
-    /// The symptom phrases of one entry, each linking to the phrase on the entry page or to the
-    /// one attempt whose title or observed failure quotes it.
-    static func symptomLinks(of entry: Entry, position: Int) -> [SymptomLink] {
-        var attemptTexts: [(anchor: String, text: String)]? = nil
-        var seen = Set<String>()
-        var links: [SymptomLink] = []
-        for (number, phrase) in entry.metadata.symptoms.enumerated() {
-            let trimmed = phrase.trimmingSpaces()
-            guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { continue }
-            var fragment = "symptom-\(number + 1)"
-            if trimmed.count >= 6 && !entry.attempts.isEmpty {
-                let texts = attemptTexts ?? entry.attempts.map { ($0.anchor, ($0.title + "\n" + $0.failure).lowercased()) }
-                attemptTexts = texts
-                let needle = trimmed.lowercased()
-                let matches = texts.filter { ByteText.contains($0.text, needle) }
-                if matches.count == 1 { fragment = matches[0].anchor }
+    /// Links sorted by phrase (UTF-8 bytes, that is code points), then by entry. Links come in
+    /// entry order, and many entries share a phrase: they are gathered per phrase (in order) and
+    /// only the distinct phrases are sorted.
+    static func sortedByPhrase(_ links: [SymptomLink]) -> [SymptomLink] {
+        var phraseNumber: [PhraseKey: Int] = [:]
+        var phrases: [[Int]] = []
+        for k in links.indices {
+            let key = PhraseKey(links[k].phrase)
+            if let number = phraseNumber[key] {
+                phrases[number].append(k)
+            } else {
+                phraseNumber[key] = phrases.count
+                phrases.append([k])
             }
-            links.append(SymptomLink(phrase: trimmed, language: ScriptLanguage.detect(trimmed), entry: position, fragment: fragment))
+        }
+        let order = phrases.indices.sorted { ByteText.compare(links[phrases[$0][0]].phrase, links[phrases[$1][0]].phrase) < 0 }
+        var sorted: [SymptomLink] = []
+        sorted.reserveCapacity(links.count)
+        for number in order {
+            for k in phrases[number] { sorted.append(links[k]) }
+        }
+        return sorted
+    }
+
+    /// A phrase compared and hashed by its UTF-8 bytes.
+    struct PhraseKey: Hashable {
+        let text: String
+        init(_ text: String) { self.text = text }
+        static func == (a: PhraseKey, b: PhraseKey) -> Bool { ByteText.compare(a.text, b.text) == 0 }
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// The symptom phrases of one entry, each linking to the phrase on the entry page or to the
+    /// one attempt whose title or observed failure (`Attempt.failure`) quotes it, compared
+    /// lower-cased.
+    static func symptomLinks(of item: SiteEntry, position: Int) -> [SymptomLink] {
+        let symptoms = item.entry.metadata.symptoms
+        let attempts = item.entry.attempts
+        var texts: [AttemptText]? = nil
+        var seen: [String] = []
+        var links: [SymptomLink] = []
+        for number in symptoms.indices {
+            let trimmed = symptoms[number].trimmingSpaces()
+            guard !trimmed.isEmpty, !seen.contains(trimmed) else { continue }
+            seen.append(trimmed)
+            var fragment: String? = nil
+            if !attempts.isEmpty && trimmed.utf8.count >= 6 && trimmed.count >= 6 {
+                let attemptTexts = texts ?? attempts.indices.map { AttemptText(attempts[$0]) }
+                texts = attemptTexts
+                let phrase = Phrase(trimmed)
+                var match = -1
+                for k in attemptTexts.indices where attemptTexts[k].quotes(phrase) {
+                    if match >= 0 { match = -1; break }
+                    match = k
+                }
+                if match >= 0 { fragment = attempts[match].anchor }
+            }
+            links.append(SymptomLink(phrase: trimmed, language: ScriptLanguage.detect(trimmed), entry: position,
+                                     fragment: fragment ?? "symptom-\(number + 1)"))
         }
         return links
+    }
+
+    /// A symptom phrase as the attempts are searched for it.
+    struct Phrase {
+        let text: String
+        /// ASCII letters folded, when `ByteText.foldsLikeASCII` and there is no line break; else nil.
+        let folded: [UInt8]?
+
+        init(_ text: String) {
+            self.text = text
+            folded = !text.utf8.contains(0x0A) && ByteText.foldsLikeASCII(text)
+                ? text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : nil
+        }
+
+        var lowercased: String { ByteText.lowercased(text) }
+    }
+
+    /// What a symptom phrase is looked for in: an attempt's title and observed failure.
+    struct AttemptText {
+        /// The title, then the non-empty result and failure texts (`Attempt.failure`'s lines),
+        /// when lower-casing can change only their ASCII letters.
+        let texts: [String]?
+        /// `(title + "\n" + failure).lowercased()` otherwise.
+        let lowered: String?
+
+        init(_ attempt: borrowing Attempt) {
+            var texts = [attempt.title]
+            let parts = attempt.parts
+            for role in [PartRole.result, .failure] {
+                for p in parts.indices where parts[p].role == role && !parts[p].text.isEmpty { texts.append(parts[p].text) }
+            }
+            if texts.allSatisfy(ByteText.foldsLikeASCII) {
+                self.texts = texts
+                lowered = nil
+            } else {
+                self.texts = nil
+                lowered = ByteText.lowercased(texts[0] + "\n" + texts.dropFirst().joined(separator: "\n"))
+            }
+        }
+
+        /// Whether `(title + "\n" + failure).lowercased()` contains the phrase lower-cased. A
+        /// phrase without a line break cannot span two lines: each text is searched as it is,
+        /// ASCII letters folded, when both sides allow it.
+        func quotes(_ phrase: Phrase) -> Bool {
+            if let texts, let needle = phrase.folded {
+                return texts.contains { ByteText.containsFolded($0, needle) }
+            }
+            let haystack = lowered ?? ByteText.lowercased(texts![0] + "\n" + texts!.dropFirst().joined(separator: "\n"))
+            return ByteText.contains(haystack, phrase.lowercased)
+        }
     }
 }

@@ -24,12 +24,47 @@ enum SitePaths {
     /// Entry pages are files of their own in one folder (`entries/<id>.html`): no folder per
     /// entry to create, list and remove.
     static func entry(_ id: String) -> String { "entries/\(id).html" }
-    static func tag(_ tag: String) -> String { "tags/\(tagSlug(tag))/index.html" }
+    /// The first page of a tag's list.
+    static func tag(_ tag: String) -> String { listPage(tagFolder(tag), page: 1) }
+    static func tagFolder(_ tag: String) -> String { "tags/" + tagSlug(tag) }
+    /// The folder of a language's list (`languages/zh-hans`).
+    static func languageFolder(_ lang: String) -> String { "languages/" + tagSlug(lang.lowercased()) }
+    /// A page of a list (1-based): `<folder>/index.html`, `<folder>/page-2.html`, ….
+    static func listPage(_ folder: String, page: Int) -> String {
+        page <= 1 ? folder + "/index.html" : folder + "/page-\(page).html"
+    }
+    /// A page of a symptom group: `symptoms/zh-1.html`.
+    static func symptomPage(_ group: String, page: Int) -> String { "symptoms/\(group)-\(page).html" }
+
+    /// Whether an entry id can name a file: `[a-z0-9]+(-[a-z0-9]+)*` (the lint rule's pattern).
+    static func isPlainID(_ id: String) -> Bool {
+        var previousWasDash = true
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                previousWasDash = false
+            case UInt8(ascii: "-"):
+                if previousWasDash { return false }
+                previousWasDash = true
+            default:
+                return false
+            }
+        }
+        return !previousWasDash
+    }
 
     /// The URL that leads from `page` to `target` (both relative to the site root):
     /// `relative("tags/x/index.html", from: "entries/a/index.html")` is `../../tags/x/index.html`.
     static func relative(_ target: String, from page: String) -> String {
-        rootPrefix(from: page) + target
+        // In the same folder: the file name alone (`page-2.html` from `tags/x/index.html`).
+        if let slash = page.lastIndex(of: "/") {
+            let folder = page[...slash]
+            if target.hasPrefix(folder) {
+                let name = target.dropFirst(folder.count)
+                if !name.contains("/") { return String(name) }
+            }
+        }
+        return rootPrefix(from: page) + target
     }
 
     /// `../` once per folder `page` is in: the way back to the site root.
@@ -63,14 +98,19 @@ enum SitePaths {
         return !previousWasSeparator
     }
 
-    /// FNV-1a, 64 bits, as 16 hex digits: stable across runs and platforms.
-    static func hexHash(_ text: String) -> String {
+    /// FNV-1a, 64 bits: stable across runs and platforms.
+    static func hash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf29ce484222325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100000001b3
         }
-        let hex = String(hash, radix: 16)
+        return hash
+    }
+
+    /// `hash` as 16 hex digits.
+    static func hexHash(_ text: String) -> String {
+        let hex = String(hash(text), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

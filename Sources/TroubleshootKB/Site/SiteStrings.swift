@@ -1,7 +1,7 @@
 /// The site's own words (headings, labels, outcome names), in the language of the page.
 /// Entry pages speak the entry's language; the home, tag and symptom pages speak English
-/// and mark every entry title with its own `lang`.
-struct SiteStrings: Sendable {
+/// and mark every entry title with its own `lang`. A class: pages share the five sets.
+final class SiteStrings: Sendable {
     let skipToContent: String
     let home: String
     let symptomIndex: String
@@ -32,6 +32,39 @@ struct SiteStrings: Sendable {
     let resolved: String
     let workaround: String
     let open: String
+
+    init(skipToContent: String, home: String, symptomIndex: String, feed: String, symptoms: String, platforms: String, apis: String, tags: String, status: String, updated: String, problem: String, attempts: String, fix: String, sideEffects: String, lessons: String, references: String, related: String, notes: String, scenario: String, checkResults: String, lastCheck: String, onThisPage: String, failed: String, partial: String, worked: String, rejected: String, unknown: String, resolved: String, workaround: String, open: String) {
+        self.skipToContent = skipToContent
+        self.home = home
+        self.symptomIndex = symptomIndex
+        self.feed = feed
+        self.symptoms = symptoms
+        self.platforms = platforms
+        self.apis = apis
+        self.tags = tags
+        self.status = status
+        self.updated = updated
+        self.problem = problem
+        self.attempts = attempts
+        self.fix = fix
+        self.sideEffects = sideEffects
+        self.lessons = lessons
+        self.references = references
+        self.related = related
+        self.notes = notes
+        self.scenario = scenario
+        self.checkResults = checkResults
+        self.lastCheck = lastCheck
+        self.onThisPage = onThisPage
+        self.failed = failed
+        self.partial = partial
+        self.worked = worked
+        self.rejected = rejected
+        self.unknown = unknown
+        self.resolved = resolved
+        self.workaround = workaround
+        self.open = open
+    }
 
     func outcome(_ outcome: Outcome) -> String {
         switch outcome {

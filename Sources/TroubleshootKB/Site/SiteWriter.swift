@@ -100,6 +100,25 @@ final class SiteWriter: @unchecked Sendable {
         }
     }
 
+    /// Open descriptors of the staging folder's folders, by site-relative path.
+    private var folders: [String: Int32] = [:]
+
+    /// A descriptor of a folder of the staging folder (kept open until the commit), or nil.
+    private func folderDescriptor(_ folder: String) -> Int32? {
+        lock.lock(); defer { lock.unlock() }
+        if let fd = folders[folder] { return fd }
+        let fd = open(staging + "/" + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        folders[folder] = fd
+        return fd
+    }
+
+    private func closeFolders() {
+        lock.lock(); defer { lock.unlock() }
+        for fd in folders.values { close(fd) }
+        folders.removeAll()
+    }
+
     deinit {
         if !committed { discard() }
     }
@@ -114,6 +133,11 @@ final class SiteWriter: @unchecked Sendable {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { folders.insert(folder) }
         }
+        try createFolders(folders)
+    }
+
+    /// Creates folders (site-relative) and their parents.
+    func createFolders(_ folders: Set<String>) throws {
         for folder in folders.sorted() {
             let full = staging + "/" + folder
             // Sorted, so parents come first: usually one mkdir per folder.
@@ -128,28 +152,40 @@ final class SiteWriter: @unchecked Sendable {
 
     /// Writes one file (its folder must exist); safe to call from several threads.
     func write(_ path: String, _ data: Data) throws {
-        let target = staging + "/" + path
+        try data.withUnsafeBytes { try write(path, bytes: $0) }
+    }
+
+    /// Writes one file from bytes (its folder must exist); safe to call from several threads.
+    func write(_ path: String, _ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write(path, bytes: $0) }
+    }
+
+    func write(_ path: String, bytes raw: UnsafeRawBufferPointer) throws {
         // Plain writes: the staging folder is swapped in as a whole, so files need no atomic
-        // replacement or flushing of their own.
-        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // replacement or flushing of their own. Files are created relative to their folder's
+        // descriptor, so the kernel looks up only the file name.
+        let fd: Int32
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), let folder = folderDescriptor(String(path[..<slash])) {
+            fd = openat(folder, String(path[path.index(after: slash)...]), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        } else {
+            fd = open(staging + "/" + path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else {
             throw SiteBuildError(step: .write, path: path, message: "cannot write the file: \(String(cString: strerror(errno)))")
         }
         var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let k = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                if k < 0 { if errno == EINTR { continue }; failure = errno; return }
-                done += k
-            }
+        var done = 0
+        while done < raw.count {
+            let k = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+            if k < 0 { if errno == EINTR { continue }; failure = errno; break }
+            done += k
         }
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             throw SiteBuildError(step: .write, path: path, message: "cannot write the file: \(String(cString: strerror(failure)))")
         }
         lock.lock()
-        bytes += data.count
+        bytes += raw.count
         files += 1
         lock.unlock()
     }
@@ -198,8 +234,66 @@ final class SiteWriter: @unchecked Sendable {
         }
     }
 
+    /// The page buffers of the rendering threads and the one thread that writes them (for the
+    /// reason `Queue` gives): a rendering thread takes a buffer, fills it and hands it over; the
+    /// writing thread writes its bytes and puts it back for the next page. Pages are never
+    /// copied, and at most `buffers` wait in memory (`take` blocks while all are in use).
+    final class Pages: @unchecked Sendable {
+        /// A page's bytes, passed between threads by reference.
+        final class Buffer: @unchecked Sendable {
+            var html = HTMLBuffer(capacity: 1 << 16)
+        }
+
+        private let writer: SiteWriter
+        private let queue: DispatchQueue
+        private let slots: DispatchSemaphore
+        private let group = DispatchGroup()
+        private let lock = NSLock()
+        private var free: [Buffer] = []
+        private let failures = FirstFailure()
+
+        init(_ writer: SiteWriter, label: String, buffers: Int = 64) {
+            self.writer = writer
+            queue = DispatchQueue(label: "kb.site.write." + label)
+            slots = DispatchSemaphore(value: buffers)
+        }
+
+        /// An empty buffer; blocks while every buffer waits to be written.
+        func take() -> Buffer {
+            slots.wait()
+            lock.lock()
+            let buffer = free.popLast()
+            lock.unlock()
+            guard let buffer else { return Buffer() }
+            buffer.html.reset()
+            return buffer
+        }
+
+        /// Queues the page in `buffer` (the caller lets go of it); `position` orders errors.
+        func add(_ path: String, _ buffer: Buffer, position: Int) {
+            queue.async(group: group) { [self] in
+                do {
+                    try writer.write(path, buffer.html.bytes)
+                } catch {
+                    failures.record(position, error as? SiteBuildError ?? SiteBuildError(step: .write, path: path, message: "\(error)"))
+                }
+                lock.lock()
+                free.append(buffer)
+                lock.unlock()
+                slots.signal()
+            }
+        }
+
+        /// Waits for every queued page; throws the error of the first position that failed.
+        func finish() throws {
+            group.wait()
+            if let failure = failures.first { throw failure }
+        }
+    }
+
     /// Writes the marker and swaps the staging folder in as the output.
     func commit() throws {
+        closeFolders()
         try write(SitePaths.marker, Data(Self.markerText.utf8))
         defer { Interruption.unregister(staging) }
         let fm = FileManager.default
@@ -286,6 +380,7 @@ final class SiteWriter: @unchecked Sendable {
 
     /// Removes the staging folder (after a failure).
     func discard() {
+        closeFolders()
         Interruption.unregister(staging)
         try? FileManager.default.removeItem(atPath: staging)
     }
