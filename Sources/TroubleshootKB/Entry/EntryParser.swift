@@ -63,7 +63,7 @@ public struct EntryParser: Sendable {
     }
 
     static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
-        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        if bytes.withUnsafeBufferPointer(UTF8Scan.isValid) { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
@@ -308,11 +308,19 @@ struct StructureBuilder {
         }
     }
 
+    /// `text` without its first `word.unicodeScalars.count` scalars and the separators and
+    /// `。，,！!` after them.
     static func dropOutcomeWord(_ word: String, from text: String) -> String {
-        var rest = Substring(text).unicodeScalars.dropFirst(word.unicodeScalars.count)
-        while let first = rest.first, VocabularyMatcher.isSeparator(first) || "。，,！!".unicodeScalars.contains(first) {
-            rest = rest.dropFirst()
+        let wordLength = word.unicodeScalars.count
+        return VocabularyMatcher.withUTF8(text) { t in
+            var i = UTF8Scan.advance(t, from: 0, by: wordLength, end: t.count)
+            while i < t.count {
+                let (value, length) = UTF8Scan.decode(t, i)
+                guard VocabularyMatcher.isSeparator(value: value)
+                        || value == 0x3002 || value == 0xFF0C || value == 0x2C || value == 0xFF01 || value == 0x21 else { break }
+                i += length
+            }
+            return VocabularyMatcher.substring(text, i, t.count)
         }
-        return String(String.UnicodeScalarView(rest))
     }
 }

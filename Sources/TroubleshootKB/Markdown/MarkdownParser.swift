@@ -119,7 +119,14 @@ private struct Converter {
                 children.append(MarkdownNode(kind: .text, literal: Self.plainText(of: node), range: range))
             }
         } else {
+            var count = 0
             var child = cmark_node_first_child(node)
+            while let current = child {
+                count += 1
+                child = cmark_node_next(current)
+            }
+            children.reserveCapacity(count)
+            child = cmark_node_first_child(node)
             while let current = child {
                 children.append(convert(current, parentRange: range, render: renderChildren, depth: depth + 1))
                 child = cmark_node_next(current)

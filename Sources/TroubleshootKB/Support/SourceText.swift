@@ -41,14 +41,8 @@ public struct SourceText: Sendable {
         guard line >= 1, line <= lineStarts.count, byteColumn > 1 else { return max(byteColumn, 1) }
         let start = lineStarts[line - 1]
         let end = min(start + byteColumn - 1, bytes.count)
-        var column = 1
-        var i = start
-        while i < end {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
-        // `column` counted the scalars before the target byte, plus one.
-        return column
+        // The scalars before the target byte (bytes that do not continue a sequence), plus one.
+        return bytes.withUnsafeBufferPointer { UTF8Scan.leadingByteCount($0, from: start, to: end) } + 1
     }
 
     /// The location of a byte offset in the text.

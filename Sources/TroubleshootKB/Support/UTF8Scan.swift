@@ -34,9 +34,15 @@ enum UTF8Scan {
         return j
     }
 
-    /// The number of scalars in `buffer[start..<end]` (both scalar boundaries): the bytes that
-    /// do not continue a sequence, counted eight at a time.
+    /// The number of scalars in `buffer[start..<end]` (both scalar boundaries).
+    @inline(__always)
     static func scalarCount(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        leadingByteCount(buffer, from: start, to: end)
+    }
+
+    /// The bytes in `buffer[start..<end]` that do not continue a multi-byte sequence, counted
+    /// eight at a time.
+    static func leadingByteCount(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
         guard let base = buffer.baseAddress, end > start else { return 0 }
         var continuations = 0
         var i = start
