@@ -29,13 +29,12 @@ public struct EntryParser: Sendable {
         var metadata = EntryMetadata()
         var bodyRange = 0..<bytes.count
         var bodyFirstLine = 1
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             diagnostics.append(Diagnostic(path: path, location: .init(line: 1, column: 1), severity: .warning,
                                           message: "the file starts with a byte order mark; it is ignored", rule: "bom"))
             bodyRange = 3..<bytes.count
         }
-        if bytes.contains(0) {
-            let offset = bytes.firstIndex(of: 0)!
+        if let offset = source.firstIndex(of: 0) {
             diagnostics.append(Diagnostic(path: path, location: source.location(ofByteOffset: offset), severity: .error,
                                           message: "the file contains a NUL byte", rule: "nul-byte"))
         }

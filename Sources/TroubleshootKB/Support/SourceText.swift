@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// UTF-8 source with a line index, used to turn byte offsets and byte columns
 /// (what cmark and libyaml report) into scalar columns.
 public struct SourceText: Sendable {
@@ -10,11 +16,22 @@ public struct SourceText: Sendable {
         var starts = [0]
         starts.reserveCapacity(bytes.count / 40 + 1)
         bytes.withUnsafeBufferPointer { buffer in
-            for i in 0..<buffer.count where buffer[i] == 0x0A {
-                starts.append(i + 1)
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count, let found = memchr(base + offset, 0x0A, buffer.count - offset) {
+                offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+                starts.append(offset)
             }
         }
         self.lineStarts = starts
+    }
+
+    /// The offset of the first `byte` in the text.
+    func firstIndex(of byte: UInt8) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
     }
 
     public init(_ string: String) {
