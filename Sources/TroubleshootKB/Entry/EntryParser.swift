@@ -18,7 +18,9 @@ public struct EntryParser: Sendable {
     /// Parses the bytes of an entry file. `folderName` is the name of the entry's folder.
     public func parse(bytes: [UInt8], path: String, folderName: String) -> Result {
         var diagnostics: [Diagnostic] = []
-        if let offset = Self.firstInvalidUTF8Offset(bytes) {
+        // The text as a string: checks the UTF-8 once, and the Markdown literals copy from it.
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let offset = Self.firstInvalidUTF8Offset(bytes) ?? 0
             let source = SourceText(bytes: Array(bytes[..<offset]))
             let location = source.location(ofByteOffset: offset)
             diagnostics.append(Diagnostic(path: path, location: location, severity: .error,
@@ -55,7 +57,7 @@ public struct EntryParser: Sendable {
                                           message: "missing front matter: the file must start with a '---' line, YAML, and a closing '---' line",
                                           rule: "front-matter"))
         }
-        let document = MarkdownParser(options: markdownOptions).parse(source, byteRange: bodyRange, firstLine: bodyFirstLine)
+        let document = MarkdownParser(options: markdownOptions).parse(source, text: text, byteRange: bodyRange, firstLine: bodyFirstLine)
         let entry = StructureBuilder(vocabulary: vocabulary).build(document: document, source: source, metadata: metadata,
                                                                    path: path, folderName: folderName)
         return Result(entry: entry, diagnostics: diagnostics)
@@ -189,14 +191,13 @@ struct StructureBuilder {
             var end = builder.heading.range.end
             for part in builder.parts where part.block.range.end > end { end = part.block.range.end }
             let range = SourceRange(start: builder.heading.range.start, end: end)
-            var parts = builder.parts
-            if let word {
-                for (index, part) in parts.enumerated() where part.role == .result && Self.startsWithOutcomeWord(part.text, word) {
-                    parts[index] = AttemptPart(role: .result, block: part.block, text: Self.dropOutcomeWord(word, from: part.text))
+                if let word {
+                for (index, part) in builder.parts.enumerated() where part.role == .result && Self.startsWithOutcomeWord(part.text, word) {
+                    builder.parts[index] = AttemptPart(role: .result, block: part.block, text: Self.dropOutcomeWord(word, from: part.text))
                 }
             }
             return Attempt(number: builder.number, title: builder.title, heading: builder.headingText,
-                           outcome: outcome, outcomeWord: word, parts: parts, range: range, headingBlock: builder.heading)
+                           outcome: outcome, outcomeWord: word, parts: builder.parts, range: range, headingBlock: builder.heading)
         }
         return Entry(path: path, folderName: folderName, metadata: metadata, titleHeading: titleHeading,
                      problem: merged(.problem), attempts: builtAttempts, fix: merged(.fix),
