@@ -191,8 +191,11 @@ struct StructureBuilder {
             var end = builder.heading.range.end
             for part in builder.parts where part.block.range.end > end { end = part.block.range.end }
             let range = SourceRange(start: builder.heading.range.start, end: end)
-                if let word {
-                for (index, part) in builder.parts.enumerated() where part.role == .result && Self.startsWithOutcomeWord(part.text, word) {
+            if let word {
+                // By index, so that the parts array is not shared while it is changed.
+                for index in builder.parts.indices where builder.parts[index].role == .result {
+                    let part = builder.parts[index]
+                    guard Self.startsWithOutcomeWord(part.text, word) else { continue }
                     builder.parts[index] = AttemptPart(role: .result, block: part.block, text: Self.dropOutcomeWord(word, from: part.text))
                 }
             }
