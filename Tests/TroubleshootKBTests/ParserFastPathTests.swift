@@ -97,6 +97,13 @@ import Testing
         #expect(read > 1000)
     }
 
+    @Test func plainYAMLLeavesInvalidUTF8ToLibYAML() {
+        // A continuation byte without its lead, as a fuzz run found.
+        let bytes: [UInt8] = Array("title: Broken inp2t c".utf8) + [0x9F, 0x8E] + Array("e\nlang: en\n".utf8)
+        #expect(bytes.withUnsafeBufferPointer { PlainYAML.read($0, lineOffset: 0) } == nil)
+        #expect(throws: YAMLError.self) { try YAMLReader.read(bytes[...]) }
+    }
+
     @Test func plainYAMLLeavesTheRestToLibYAML() {
         for text in ["", "k: v", "k: v\n\n", "# c\nk: v\n", "k:\n", "k:\nj: v\n", "k: 'q'\n", "k: [a,\n  b]\n", "k: v\r\n",
                      "k: \"a\\nb\"\n", "k: a\n  continued\n", "k:\n  - a\n   - b\n"] {

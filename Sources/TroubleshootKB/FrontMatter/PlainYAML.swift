@@ -10,7 +10,7 @@
 /// one key per line at the start of the line (letters, digits, `_`, `-`), every value on one
 /// line. Anything else — comments, blank lines, escapes, single quotes, anchors, tags, tabs,
 /// carriage returns, multi-line or nested values, indicators where a value starts, control
-/// characters — returns nil, and `YAMLReader` reads the text with libyaml, which also reports
+/// characters, bytes that are not UTF-8 — returns nil, and `YAMLReader` reads the text with libyaml, which also reports
 /// every error. The fuzz target of the front matter checks both readers agree.
 enum PlainYAML {
     /// Keys longer than this are left to libyaml (which limits simple keys to 1024 characters).
@@ -19,6 +19,8 @@ enum PlainYAML {
     /// The mapping in `bytes`, or nil when the text is not one of the shapes above.
     /// `lineOffset` is added to the 0-based line of every node, like `YAMLReader`'s.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, lineOffset: Int) -> YAMLNode? {
+        // Text that is not UTF-8 is libyaml's to report.
+        guard UTF8Scan.isValid(bytes) else { return nil }
         var reader = Reader(bytes: bytes, lineOffset: lineOffset)
         return reader.readMapping()
     }
