@@ -143,6 +143,24 @@ import Testing
         #expect(result.diagnostics.map(\.rule) == ["invalid-utf8"])
     }
 
+    /// cmark writes the noncharacters `&#xFFFF;` and `&#xFFFE;` as the single bytes FF and FE:
+    /// literals and HTML holding them are repaired (U+FFFD), as `String(cString:)` repairs them,
+    /// and a soft break next to them is not taken for one between two CJK characters.
+    @Test func illFormedUTF8FromCmarkIsRepaired() throws {
+        let document = MarkdownParser(options: .init(renderHTML: true)).parse(SourceText("中&#xFFFF;\n文 &#xFFFE;\n\n中\n&#65535;文\n"))
+        let first = try #require(document.blocks.first)
+        #expect(first.html == "<p>中\u{FFFD}\n文 \u{FFFD}</p>\n")
+        #expect(first.plainText == "中\u{FFFD}\n文 \u{FFFD}")
+        #expect(document.blocks.last?.html == "<p>中\n\u{FFFD}文</p>\n")
+        for bytes: [UInt8] in [[0xFF], [0xE4, 0xB8], [0x41, 0x80], [0xE4, 0xB8, 0xAD], [0x80, 0x80, 0x80, 0x80, 0x80], [0xF0, 0x9F, 0x98, 0x80]] {
+            let repaired = String(decoding: bytes, as: UTF8.self).unicodeScalars
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(UTF8Scan.firstScalar(buffer) == repaired.first)
+                #expect(UTF8Scan.lastScalar(buffer) == repaired.last)
+            }
+        }
+    }
+
     // MARK: outcome word
 
     @Test(arguments: [

@@ -19,7 +19,7 @@ public struct EntryParser: Sendable {
     public func parse(bytes: [UInt8], path: String, folderName: String) -> Result {
         var diagnostics: [Diagnostic] = []
         // The text as a string: checks the UTF-8 once, and the Markdown literals copy from it.
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = bytes.withUnsafeBufferPointer(UTF8Scan.string) else {
             let offset = Self.firstInvalidUTF8Offset(bytes) ?? 0
             let source = SourceText(bytes: Array(bytes[..<offset]))
             let location = source.location(ofByteOffset: offset)

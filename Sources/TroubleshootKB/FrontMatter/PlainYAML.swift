@@ -53,8 +53,10 @@ enum PlainYAML {
             SourceLocation(line: line + 1 + lineOffset, column: UTF8Scan.scalarCount(bytes, from: lineStart, to: offset) + 1)
         }
 
+        /// `bytes[start..<end]` as a string (`read` checked the UTF-8 of all the bytes; every
+        /// slice taken starts and ends at an ASCII byte or the end of a line).
         func string(_ start: Int, _ end: Int) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            UTF8Scan.uncheckedString(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         }
 
         /// A plain scalar's node: empty, `~` and `null` in its spellings are null, as in `YAMLReader`.

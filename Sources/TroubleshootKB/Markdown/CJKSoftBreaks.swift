@@ -48,21 +48,18 @@ enum CJKSoftBreaks {
         return nil
     }
 
-    /// The bytes of the adjacent literal (valid UTF-8: cmark's output of checked input).
+    /// The bytes of the adjacent literal. cmark's literals are not always well-formed UTF-8
+    /// (it writes `&#xFFFF;` as the byte FF), so they are read as a repairing decoder would.
     private static func literalBytes(of node: OpaquePointer?, last: Bool) -> UnsafeBufferPointer<UInt8>? {
         guard let literal = literal(node, last: last) else { return nil }
-        let length = strlen(literal)
-        guard length > 0 else { return nil }
-        return UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: length)
+        return UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))
     }
 
     private static func lastScalar(of node: OpaquePointer?) -> Unicode.Scalar? {
-        guard let bytes = literalBytes(of: node, last: true) else { return nil }
-        return Unicode.Scalar(UTF8Scan.decode(bytes, UTF8Scan.previousBoundary(bytes, bytes.count)).value)
+        literalBytes(of: node, last: true).flatMap(UTF8Scan.lastScalar)
     }
 
     private static func firstScalar(of node: OpaquePointer?) -> Unicode.Scalar? {
-        guard let bytes = literalBytes(of: node, last: false) else { return nil }
-        return Unicode.Scalar(UTF8Scan.decode(bytes, 0).value)
+        literalBytes(of: node, last: false).flatMap(UTF8Scan.firstScalar)
     }
 }

@@ -102,7 +102,8 @@ private struct Converter {
     static func render(_ node: OpaquePointer, unsafe: Bool, inArena: Bool = false) -> String {
         guard let cString = cmark_render_html(node, unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT) else { return "" }
         defer { if !inArena { free(cString) } }
-        return String(cString: cString)
+        // cmark's HTML is not always well-formed (it writes `&#xFFFF;` as the byte FF); such HTML is repaired.
+        return UTF8Scan.string(cString: cString, length: strlen(cString))
     }
 
     /// Nodes nested deeper than this (lists in lists in quotes …) are not converted one by one:
@@ -158,22 +159,23 @@ private struct Converter {
     /// A node's literal as a string. Most literals are the source's own bytes where the node
     /// starts (a line of text, a code span, the lines of a fenced code block); when they are and
     /// the source is known to be valid, they are copied out of `text` without checking their
-    /// UTF-8 again. Anything else (escapes, entities, indentation removed) is read from cmark.
+    /// UTF-8 again. Anything else (escapes, entities, indentation removed) is read from cmark,
+    /// checked, and repaired when cmark wrote ill-formed UTF-8 (`&#xFFFF;` becomes the byte FF).
     func literal(_ cString: UnsafePointer<CChar>, of node: OpaquePointer, type: cmark_node_type) -> String {
         let length = strlen(cString)
-        guard let text, length > 0 else { return String(cString: cString) }
+        guard let text, length > 0 else { return UTF8Scan.string(cString: cString, length: length) }
         let startLine = Int(cmark_node_get_start_line(node))
-        guard startLine > 0 else { return String(cString: cString) }
+        guard startLine > 0 else { return UTF8Scan.string(cString: cString, length: length) }
         // A fenced code block's lines start on the line after its fence (an indented block's
         // literal does not match there, and is read from cmark).
         let line = startLine + lineOffset + (type == CMARK_NODE_CODE_BLOCK ? 1 : 0)
-        guard line <= source.lineCount else { return String(cString: cString) }
+        guard line <= source.lineCount else { return UTF8Scan.string(cString: cString, length: length) }
         let column = type == CMARK_NODE_CODE_BLOCK ? 1 : Int(cmark_node_get_start_column(node))
         let start = source.lineStarts[line - 1] + max(column, 1) - 1
         let matches = start + length <= source.bytes.count && source.bytes.withUnsafeBufferPointer { bytes in
             !UTF8Scan.isContinuation(bytes[start]) && memcmp(bytes.baseAddress! + start, cString, length) == 0
         }
-        guard matches else { return String(cString: cString) }
+        guard matches else { return UTF8Scan.string(cString: cString, length: length) }
         let utf8 = text.utf8
         let from = utf8.index(utf8.startIndex, offsetBy: start), to = utf8.index(from, offsetBy: length)
         return String(text.unicodeScalars[from..<to])
