@@ -40,13 +40,14 @@ public struct EntryMetadata: Sendable {
             report(root?.location ?? fallback, .error, "front matter must be a mapping of keys to values", "front-matter")
             return (metadata, diagnostics)
         }
-        var seen: Set<String> = []
+        metadata.locations.reserveCapacity(pairs.count)
         for (keyNode, value) in pairs {
             guard let key = keyNode.string else {
                 report(keyNode.location, .error, "front matter keys must be strings", "front-matter")
                 continue
             }
-            if !seen.insert(key).inserted {
+            // Every key read so far has its location recorded.
+            if metadata.locations[key] != nil {
                 report(keyNode.location, .error, "duplicate key '\(key)'", "duplicate-key")
                 continue
             }
@@ -65,14 +66,18 @@ public struct EntryMetadata: Sendable {
                 case .null: return []
                 case .sequence(let items):
                     var result: [String] = []
+                    var locations: [SourceLocation] = []
+                    result.reserveCapacity(items.count)
+                    locations.reserveCapacity(items.count)
                     for item in items {
                         guard let s = item.string else {
                             report(item.location, .error, "'\(key)' must be a list of strings; this item is \(item.typeName)", "front-matter-type")
                             continue
                         }
                         result.append(s)
-                        metadata.itemLocations[key, default: []].append(item.location)
+                        locations.append(item.location)
                     }
+                    if !locations.isEmpty { metadata.itemLocations[key] = locations }
                     return result
                 default:
                     report(value.location, .error, "'\(key)' must be a list, not \(value.typeName)", "front-matter-type")

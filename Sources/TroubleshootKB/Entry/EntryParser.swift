@@ -18,7 +18,9 @@ public struct EntryParser: Sendable {
     /// Parses the bytes of an entry file. `folderName` is the name of the entry's folder.
     public func parse(bytes: [UInt8], path: String, folderName: String) -> Result {
         var diagnostics: [Diagnostic] = []
-        if let offset = Self.firstInvalidUTF8Offset(bytes) {
+        // The text as a string: checks the UTF-8 once, and the Markdown literals copy from it.
+        guard let text = bytes.withUnsafeBufferPointer(UTF8Scan.string) else {
+            let offset = Self.firstInvalidUTF8Offset(bytes) ?? 0
             let source = SourceText(bytes: Array(bytes[..<offset]))
             let location = source.location(ofByteOffset: offset)
             diagnostics.append(Diagnostic(path: path, location: location, severity: .error,
@@ -29,13 +31,12 @@ public struct EntryParser: Sendable {
         var metadata = EntryMetadata()
         var bodyRange = 0..<bytes.count
         var bodyFirstLine = 1
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             diagnostics.append(Diagnostic(path: path, location: .init(line: 1, column: 1), severity: .warning,
                                           message: "the file starts with a byte order mark; it is ignored", rule: "bom"))
             bodyRange = 3..<bytes.count
         }
-        if bytes.contains(0) {
-            let offset = bytes.firstIndex(of: 0)!
+        if let offset = source.firstIndex(of: 0) {
             diagnostics.append(Diagnostic(path: path, location: source.location(ofByteOffset: offset), severity: .error,
                                           message: "the file contains a NUL byte", rule: "nul-byte"))
         }
@@ -56,14 +57,14 @@ public struct EntryParser: Sendable {
                                           message: "missing front matter: the file must start with a '---' line, YAML, and a closing '---' line",
                                           rule: "front-matter"))
         }
-        let document = MarkdownParser(options: markdownOptions).parse(source, byteRange: bodyRange, firstLine: bodyFirstLine)
+        let document = MarkdownParser(options: markdownOptions).parse(source, text: text, byteRange: bodyRange, firstLine: bodyFirstLine)
         let entry = StructureBuilder(vocabulary: vocabulary).build(document: document, source: source, metadata: metadata,
                                                                    path: path, folderName: folderName)
         return Result(entry: entry, diagnostics: diagnostics)
     }
 
     static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
-        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        if bytes.withUnsafeBufferPointer(UTF8Scan.isValid) { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
@@ -84,6 +85,7 @@ public struct EntryParser: Sendable {
 struct StructureBuilder {
     let vocabulary: VocabularyMatcher
     static let attemptLabels: Set<LabelKind> = [.idea, .result, .failure, .cause, .code]
+    static let attemptLabelSet = VocabularyMatcher.LabelSet(attemptLabels)
 
     private final class SectionBuilder {
         let kind: SectionKind
@@ -103,13 +105,16 @@ struct StructureBuilder {
         let title: String
         let level: Int
         let heading: MarkdownNode
+        /// The heading's plain text.
+        let headingText: String
         var parts: [AttemptPart] = []
         var headingRole: PartRole? = nil
-        init(number: AttemptNumber, title: String, level: Int, heading: MarkdownNode) {
+        init(number: AttemptNumber, title: String, level: Int, heading: MarkdownNode, headingText: String) {
             self.number = number
             self.title = title
             self.level = level
             self.heading = heading
+            self.headingText = headingText
         }
     }
 
@@ -130,7 +135,7 @@ struct StructureBuilder {
                 let attemptHeading = vocabulary.attemptHeading(text)
                 if case .attempt(let attempt) = current, level > attempt.level, attemptHeading == nil {
                     // A sub-heading of an attempt: a label (`#### 结果`) or part of its details.
-                    if let label = vocabulary.labelHeading(text, allowed: Self.attemptLabels) {
+                    if let label = vocabulary.labelHeading(text, allowed: Self.attemptLabelSet) {
                         let role = Self.role(for: label)
                         attempt.headingRole = role
                         attempt.parts.append(AttemptPart(role: role, block: block, text: ""))
@@ -141,7 +146,7 @@ struct StructureBuilder {
                     continue
                 }
                 if let (number, title) = attemptHeading {
-                    let attempt = AttemptBuilder(number: number, title: title, level: level, heading: block)
+                    let attempt = AttemptBuilder(number: number, title: title, level: level, heading: block, headingText: text)
                     attempts.append(attempt)
                     current = .attempt(attempt)
                 } else if let kind = vocabulary.section(forHeading: text) {
@@ -166,7 +171,7 @@ struct StructureBuilder {
             case .section(let section):
                 section.blocks.append(block)
             case .attempt(let attempt):
-                attempt.parts += classify(block, fallback: attempt.headingRole)
+                classify(block, fallback: attempt.headingRole, into: &attempt.parts)
             }
         }
 
@@ -183,15 +188,19 @@ struct StructureBuilder {
 
         let builtAttempts = attempts.map { builder -> Attempt in
             let (outcome, word) = Self.outcome(of: builder.parts, vocabulary: vocabulary)
-            let ends = [builder.heading.range.end] + builder.parts.map { $0.block.range.end }
-            let range = SourceRange(start: builder.heading.range.start, end: ends.max()!)
-            return Attempt(number: builder.number, title: builder.title, heading: builder.heading.plainText,
-                           outcome: outcome, outcomeWord: word,
-                           parts: builder.parts.map { part in
-                               guard part.role == .result, let word, part.text.lowercased().hasPrefix(word.lowercased()) else { return part }
-                               return AttemptPart(role: .result, block: part.block, text: Self.dropOutcomeWord(word, from: part.text))
-                           },
-                           range: range, headingBlock: builder.heading)
+            var end = builder.heading.range.end
+            for part in builder.parts where part.block.range.end > end { end = part.block.range.end }
+            let range = SourceRange(start: builder.heading.range.start, end: end)
+            if let word {
+                // By index, so that the parts array is not shared while it is changed.
+                for index in builder.parts.indices where builder.parts[index].role == .result {
+                    let part = builder.parts[index]
+                    guard Self.startsWithOutcomeWord(part.text, word) else { continue }
+                    builder.parts[index] = AttemptPart(role: .result, block: part.block, text: Self.dropOutcomeWord(word, from: part.text))
+                }
+            }
+            return Attempt(number: builder.number, title: builder.title, heading: builder.headingText,
+                           outcome: outcome, outcomeWord: word, parts: builder.parts, range: range, headingBlock: builder.heading)
         }
         return Entry(path: path, folderName: folderName, metadata: metadata, titleHeading: titleHeading,
                      problem: merged(.problem), attempts: builtAttempts, fix: merged(.fix),
@@ -213,26 +222,40 @@ struct StructureBuilder {
 
     /// Splits a block of an attempt into parts by its labels.
     func classify(_ block: MarkdownNode, fallback: PartRole?) -> [AttemptPart] {
+        var parts: [AttemptPart] = []
+        classify(block, fallback: fallback, into: &parts)
+        return parts
+    }
+
+    /// `classify(_:fallback:)` appending to `parts`.
+    func classify(_ block: MarkdownNode, fallback: PartRole?, into parts: inout [AttemptPart]) {
         switch block.kind {
         case .codeBlock:
-            return [AttemptPart(role: .code, block: block, text: block.literal)]
+            parts.append(AttemptPart(role: .code, block: block, text: block.literal))
         case .paragraph:
             let text = block.plainText
-            if let (label, rest) = vocabulary.label(in: text, allowed: Self.attemptLabels) {
-                return [AttemptPart(role: Self.role(for: label), block: block, text: rest)]
+            if let (label, rest) = vocabulary.label(in: text, allowed: Self.attemptLabelSet) {
+                parts.append(AttemptPart(role: Self.role(for: label), block: block, text: rest))
+            } else {
+                parts.append(AttemptPart(role: fallback ?? .detail, block: block, text: text))
             }
-            return [AttemptPart(role: fallback ?? .detail, block: block, text: text)]
         case .list:
-            let labelled = block.children.map { item in (item, vocabulary.label(in: item.plainText, allowed: Self.attemptLabels)) }
-            guard labelled.contains(where: { $0.1 != nil }) else {
-                return [AttemptPart(role: fallback ?? .detail, block: block, text: block.plainText)]
+            // A list's plain text is its items' plain texts joined by newlines.
+            let texts = block.children.map(\.plainText)
+            let labels = texts.map { vocabulary.label(in: $0, allowed: Self.attemptLabelSet) }
+            guard labels.contains(where: { $0 != nil }) else {
+                parts.append(AttemptPart(role: fallback ?? .detail, block: block, text: texts.joined(separator: "\n")))
+                return
             }
-            return labelled.map { item, label in
-                if let (kind, rest) = label { return AttemptPart(role: Self.role(for: kind), block: item, text: rest) }
-                return AttemptPart(role: fallback ?? .detail, block: item, text: item.plainText)
+            for (index, item) in block.children.enumerated() {
+                if let (kind, rest) = labels[index] {
+                    parts.append(AttemptPart(role: Self.role(for: kind), block: item, text: rest))
+                } else {
+                    parts.append(AttemptPart(role: fallback ?? .detail, block: item, text: texts[index]))
+                }
             }
         default:
-            return [AttemptPart(role: fallback ?? .detail, block: block, text: block.plainText)]
+            parts.append(AttemptPart(role: fallback ?? .detail, block: block, text: block.plainText))
         }
     }
 
@@ -243,11 +266,64 @@ struct StructureBuilder {
         return (outcome, word)
     }
 
-    static func dropOutcomeWord(_ word: String, from text: String) -> String {
-        var rest = Substring(text).unicodeScalars.dropFirst(word.unicodeScalars.count)
-        while let first = rest.first, VocabularyMatcher.isSeparator(first) || "。，,！!".unicodeScalars.contains(first) {
-            rest = rest.dropFirst()
+    /// Whether `text` starts with the outcome `word`, compared lower-cased character by character
+    /// (`text.lowercased().hasPrefix(word.lowercased())`). When the text's first scalars are
+    /// ASCII or CJK letters and punctuation, which neither case-map, decompose nor join the
+    /// character before them, that is a byte comparison with ASCII letters folded; anything
+    /// else takes the full comparison.
+    static func startsWithOutcomeWord(_ text: String, _ word: String) -> Bool {
+        let fast: Bool? = VocabularyMatcher.withUTF8(word) { w in
+            var j = 0
+            while j < w.count {
+                let (value, length) = UTF8Scan.decode(w, j)
+                guard isPlain(value) else { return nil }
+                j += length
+            }
+            return VocabularyMatcher.withUTF8(text) { t -> Bool? in
+                var i = 0, k = 0
+                // The word's scalars and the one after them must all be plain.
+                while i < t.count {
+                    let (value, length) = UTF8Scan.decode(t, i)
+                    guard isPlain(value) else { return nil }
+                    if k == w.count { break }
+                    guard k + length <= w.count else { return false }
+                    for j in 0..<length where UTF8Scan.foldASCII(t[i + j]) != UTF8Scan.foldASCII(w[k + j]) { return false }
+                    i += length
+                    k += length
+                }
+                return k == w.count
+            }
         }
-        return String(String.UnicodeScalarView(rest))
+        return fast ?? text.lowercased().hasPrefix(word.lowercased())
+    }
+
+    /// Scalars that are a character on their own whatever surrounds them, are in normal form
+    /// C, and whose only case mapping is ASCII's: ASCII but the carriage return, CJK
+    /// punctuation, Hiragana and Katakana letters, Han, Hangul syllables, and full-width ASCII
+    /// but its letters.
+    private static func isPlain(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x00...0x0C, 0x0E...0x7F, 0x3000...0x3029, 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
+             0xFF01...0xFF20, 0xFF3B...0xFF40, 0xFF5B...0xFF5E:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `text` without its first `word.unicodeScalars.count` scalars and the separators and
+    /// `。，,！!` after them.
+    static func dropOutcomeWord(_ word: String, from text: String) -> String {
+        let wordLength = word.unicodeScalars.count
+        return VocabularyMatcher.withUTF8(text) { t in
+            var i = UTF8Scan.advance(t, from: 0, by: wordLength, end: t.count)
+            while i < t.count {
+                let (value, length) = UTF8Scan.decode(t, i)
+                guard VocabularyMatcher.isSeparator(value: value)
+                        || value == 0x3002 || value == 0xFF0C || value == 0x2C || value == 0xFF01 || value == 0x21 else { break }
+                i += length
+            }
+            return VocabularyMatcher.substring(text, i, t.count)
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// A YAML value read by libyaml, with the location it came from.
-public indirect enum YAMLValue: Sendable, Equatable {
+public enum YAMLValue: Sendable, Equatable {
     case scalar(String, plain: Bool)
     case sequence([YAMLNode])
     case mapping([(key: YAMLNode, value: YAMLNode)])

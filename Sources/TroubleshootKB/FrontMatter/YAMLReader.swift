@@ -12,14 +12,21 @@ public enum YAMLReader {
 
     /// Parses `bytes`. Lines in locations are shifted by `firstLine - 1` so they point into
     /// the file the YAML was cut from; `source` converts columns to scalar columns.
+    ///
+    /// Front matter in the plain shapes `PlainYAML` knows is read directly; anything else by libyaml.
     public static func read(_ bytes: ArraySlice<UInt8>, firstLine: Int = 1) throws(YAMLError) -> YAMLNode? {
+        if let node = bytes.withUnsafeBufferPointer({ PlainYAML.read($0, lineOffset: firstLine - 1) }) { return node }
+        return try readWithLibYAML(bytes, firstLine: firstLine)
+    }
+
+    /// `read(_:firstLine:)` by libyaml's event parser, whatever the shape of the text.
+    static func readWithLibYAML(_ bytes: ArraySlice<UInt8>, firstLine: Int = 1) throws(YAMLError) -> YAMLNode? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw YAMLError(message: "cannot initialise the YAML parser", location: .init(line: firstLine, column: 1))
         }
         defer { yaml_parser_delete(&parser) }
-        let buffer = Array(bytes)
-        return try buffer.withUnsafeBufferPointer { (raw) throws(YAMLError) -> YAMLNode? in
+        return try bytes.withUnsafeBufferPointer { (raw) throws(YAMLError) -> YAMLNode? in
             yaml_parser_set_input_string(&parser, raw.baseAddress, raw.count)
             var builder = Builder(lineOffset: firstLine - 1)
             while true {
@@ -47,9 +54,16 @@ public enum YAMLReader {
     }
 
     private struct Builder {
-        enum Frame {
-            case sequence([YAMLNode], SourceLocation, anchor: String?, firstNode: Int)
-            case mapping([(key: YAMLNode, value: YAMLNode)], pendingKey: YAMLNode?, SourceLocation, anchor: String?, firstNode: Int)
+        /// An open sequence or mapping: its items so far, where it starts, its anchor, and the
+        /// node count when it opened (to size the anchor).
+        struct Frame {
+            let isMapping: Bool
+            var items: [YAMLNode] = []
+            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            var pendingKey: YAMLNode? = nil
+            let start: SourceLocation
+            let anchor: String?
+            let firstNode: Int
         }
         let lineOffset: Int
         var stack: [Frame] = []
@@ -105,18 +119,13 @@ public enum YAMLReader {
                 try count(size, at: here)
                 add(YAMLNode(value: node.value, location: here))
             case YAML_SEQUENCE_START_EVENT:
-                try open(.sequence([], here, anchor: Self.string(event.data.sequence_start.anchor), firstNode: nodes), at: here)
+                try open(Frame(isMapping: false, start: here, anchor: Self.string(event.data.sequence_start.anchor), firstNode: nodes), at: here)
             case YAML_MAPPING_START_EVENT:
-                try open(.mapping([], pendingKey: nil, here, anchor: Self.string(event.data.mapping_start.anchor), firstNode: nodes), at: here)
-            case YAML_SEQUENCE_END_EVENT:
-                guard case .sequence(let items, let start, let anchor, let firstNode)? = stack.popLast() else { return }
-                let node = YAMLNode(value: .sequence(items), location: start)
-                if let anchor { anchors[anchor] = (node, nodes - firstNode) }
-                add(node)
-            case YAML_MAPPING_END_EVENT:
-                guard case .mapping(let pairs, _, let start, let anchor, let firstNode)? = stack.popLast() else { return }
-                let node = YAMLNode(value: .mapping(pairs), location: start)
-                if let anchor { anchors[anchor] = (node, nodes - firstNode) }
+                try open(Frame(isMapping: true, start: here, anchor: Self.string(event.data.mapping_start.anchor), firstNode: nodes), at: here)
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let frame = stack.popLast(), frame.isMapping == (event.type == YAML_MAPPING_END_EVENT) else { return }
+                let node = YAMLNode(value: frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items), location: frame.start)
+                if let anchor = frame.anchor { anchors[anchor] = (node, nodes - frame.firstNode) }
                 add(node)
             default:
                 break
@@ -124,21 +133,18 @@ public enum YAMLReader {
         }
 
         mutating func add(_ node: YAMLNode) {
-            guard let top = stack.popLast() else {
+            let top = stack.count - 1
+            guard top >= 0 else {
                 if root == nil { root = node }
                 return
             }
-            switch top {
-            case .sequence(var items, let start, let anchor, let firstNode):
-                items.append(node)
-                stack.append(.sequence(items, start, anchor: anchor, firstNode: firstNode))
-            case .mapping(var pairs, let pendingKey, let start, let anchor, let firstNode):
-                if let key = pendingKey {
-                    pairs.append((key, node))
-                    stack.append(.mapping(pairs, pendingKey: nil, start, anchor: anchor, firstNode: firstNode))
-                } else {
-                    stack.append(.mapping(pairs, pendingKey: node, start, anchor: anchor, firstNode: firstNode))
-                }
+            if !stack[top].isMapping {
+                stack[top].items.append(node)
+            } else if let key = stack[top].pendingKey {
+                stack[top].pairs.append((key, node))
+                stack[top].pendingKey = nil
+            } else {
+                stack[top].pendingKey = node
             }
         }
     }

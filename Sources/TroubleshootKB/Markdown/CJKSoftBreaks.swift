@@ -1,4 +1,9 @@
 import CCmark
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Removes soft line breaks between two CJK characters (Han, Kana, CJK punctuation)
 /// from a cmark tree before rendering. Chinese and Japanese put no space between words,
@@ -26,13 +31,14 @@ enum CJKSoftBreaks {
         }
     }
 
-    private static func literalText(_ node: OpaquePointer?, last: Bool) -> String? {
+    /// The literal of the text or code node `node` is, or ends (`last`) or starts with.
+    private static func literal(_ node: OpaquePointer?, last: Bool) -> UnsafePointer<CChar>? {
         var current = node
         // Descend into emphasis/strong/link to reach the adjacent text.
         while let node = current {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                return cmark_node_get_literal(node).map { String(cString: $0) }
+                return cmark_node_get_literal(node)
             case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK:
                 current = last ? cmark_node_last_child(node) : cmark_node_first_child(node)
             default:
@@ -42,11 +48,18 @@ enum CJKSoftBreaks {
         return nil
     }
 
+    /// The bytes of the adjacent literal. cmark's literals are not always well-formed UTF-8
+    /// (it writes `&#xFFFF;` as the byte FF), so they are read as a repairing decoder would.
+    private static func literalBytes(of node: OpaquePointer?, last: Bool) -> UnsafeBufferPointer<UInt8>? {
+        guard let literal = literal(node, last: last) else { return nil }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal))
+    }
+
     private static func lastScalar(of node: OpaquePointer?) -> Unicode.Scalar? {
-        literalText(node, last: true)?.unicodeScalars.last
+        literalBytes(of: node, last: true).flatMap(UTF8Scan.lastScalar)
     }
 
     private static func firstScalar(of node: OpaquePointer?) -> Unicode.Scalar? {
-        literalText(node, last: false)?.unicodeScalars.first
+        literalBytes(of: node, last: false).flatMap(UTF8Scan.firstScalar)
     }
 }

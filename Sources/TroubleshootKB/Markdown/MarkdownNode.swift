@@ -53,9 +53,20 @@ public struct MarkdownNode: Sendable {
     /// The node's text without markup: inline text, code spans and code blocks, with
     /// line breaks as newlines and blocks separated by newlines.
     public var plainText: String {
-        var out = ""
-        appendPlainText(to: &out)
-        return out
+        switch kind {
+        case .text, .code, .codeBlock, .htmlBlock:
+            return literal
+        case .softBreak, .lineBreak:
+            return "\n"
+        case .htmlInline:
+            return ""
+        default:
+            // One child adds no separator: its text is the node's (most paragraphs, headings, items).
+            if children.count == 1 { return children[0].plainText }
+            var out = ""
+            appendPlainText(to: &out)
+            return out
+        }
     }
 
     func appendPlainText(to out: inout String) {

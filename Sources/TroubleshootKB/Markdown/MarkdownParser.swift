@@ -34,23 +34,37 @@ public struct MarkdownParser: Sendable {
     /// Parses `source`. `firstLine` is the file line of the first line of `source`
     /// (front matter comes before the body), so every range points into the file.
     public func parse(_ source: SourceText, byteRange: Range<Int>? = nil, firstLine: Int = 1) -> MarkdownDocument {
+        parse(source, text: nil, byteRange: byteRange, firstLine: firstLine)
+    }
+
+    /// `parse(_:byteRange:firstLine:)` for a source already known to be valid UTF-8, given as
+    /// `text` (the same bytes as a string): cmark need not check the UTF-8 again, and literals
+    /// that are the source's own bytes are copied out of `text` instead of being checked.
+    func parse(_ source: SourceText, text: String?, byteRange: Range<Int>? = nil, firstLine: Int = 1) -> MarkdownDocument {
         let range = byteRange ?? 0..<source.bytes.count
-        let root: OpaquePointer? = source.bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { base in
-                cmark_parse_document(base + range.lowerBound, range.count, CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8)
+        let parseOptions = text == nil ? CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8 : CMARK_OPT_SOURCEPOS
+        // cmark allocates from the thread's arena; the tree (and all HTML rendered from it) is
+        // released in one go when the document has been converted.
+        return CmarkArena.withDocument { memory in
+            let parser = cmark_parser_new_with_mem(parseOptions, memory)
+            source.bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { base in
+                    cmark_parser_feed(parser, base + range.lowerBound, range.count)
+                }
             }
+            let root = cmark_parser_finish(parser)
+            cmark_parser_free(parser)
+            guard let root else {
+                let start = SourceLocation(line: firstLine, column: 1)
+                return MarkdownDocument(blocks: [], range: SourceRange(start: start, end: start))
+            }
+            if options.renderHTML && options.joinCJKSoftBreaks {
+                CJKSoftBreaks.remove(in: root)
+            }
+            var converter = Converter(source: source, text: text, lineOffset: firstLine - 1, options: options)
+            let document = converter.convert(root, parentRange: nil, render: false, depth: 0)
+            return MarkdownDocument(blocks: document.children, range: document.range)
         }
-        guard let root else {
-            let start = SourceLocation(line: firstLine, column: 1)
-            return MarkdownDocument(blocks: [], range: SourceRange(start: start, end: start))
-        }
-        defer { cmark_node_free(root) }
-        if options.renderHTML && options.joinCJKSoftBreaks {
-            CJKSoftBreaks.remove(in: root)
-        }
-        var converter = Converter(source: source, lineOffset: firstLine - 1, options: options)
-        let document = converter.convert(root, parentRange: nil, render: false, depth: 0)
-        return MarkdownDocument(blocks: document.children, range: document.range)
     }
 
     /// Renders a whole Markdown string to HTML with cmark (safe unless `unsafe`).
@@ -71,19 +85,25 @@ public struct MarkdownParser: Sendable {
 
 private struct Converter {
     let source: SourceText
+    /// The source as a string, when it is known to be valid UTF-8.
+    let text: String?
     let lineOffset: Int
     let options: MarkdownParser.Options
 
-    init(source: SourceText, lineOffset: Int, options: MarkdownParser.Options) {
+    init(source: SourceText, text: String?, lineOffset: Int, options: MarkdownParser.Options) {
         self.source = source
+        self.text = text
         self.lineOffset = lineOffset
         self.options = options
     }
 
-    static func render(_ node: OpaquePointer, unsafe: Bool) -> String {
+    /// cmark's HTML for `node`. `inArena`: the tree was allocated from `CmarkArena`, which
+    /// also holds (and releases) the rendered string.
+    static func render(_ node: OpaquePointer, unsafe: Bool, inArena: Bool = false) -> String {
         guard let cString = cmark_render_html(node, unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT) else { return "" }
-        defer { free(cString) }
-        return String(cString: cString)
+        defer { if !inArena { free(cString) } }
+        // cmark's HTML is not always well-formed (it writes `&#xFFFF;` as the byte FF); such HTML is repaired.
+        return UTF8Scan.string(cString: cString, length: strlen(cString))
     }
 
     /// Nodes nested deeper than this (lists in lists in quotes …) are not converted one by one:
@@ -101,7 +121,7 @@ private struct Converter {
         var literal = ""
         switch type {
         case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK, CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
-            if let cString = cmark_node_get_literal(node) { literal = String(cString: cString) }
+            if let cString = cmark_node_get_literal(node) { literal = self.literal(cString, of: node, type: type) }
         default:
             break
         }
@@ -118,15 +138,47 @@ private struct Converter {
             if cmark_node_first_child(node) != nil {
                 children.append(MarkdownNode(kind: .text, literal: Self.plainText(of: node), range: range))
             }
-        } else {
-            var child = cmark_node_first_child(node)
+        } else if let first = cmark_node_first_child(node) {
+            var count = 1
+            var child = cmark_node_next(first)
+            while let current = child {
+                count += 1
+                child = cmark_node_next(current)
+            }
+            children.reserveCapacity(count)
+            child = first
             while let current = child {
                 children.append(convert(current, parentRange: range, render: renderChildren, depth: depth + 1))
                 child = cmark_node_next(current)
             }
         }
-        let html = render ? Self.render(node, unsafe: options.unsafeHTML) : nil
+        let html = render ? Self.render(node, unsafe: options.unsafeHTML, inArena: true) : nil
         return MarkdownNode(kind: kind, literal: literal, children: children, range: range, html: html)
+    }
+
+    /// A node's literal as a string. Most literals are the source's own bytes where the node
+    /// starts (a line of text, a code span, the lines of a fenced code block); when they are and
+    /// the source is known to be valid, they are copied out of `text` without checking their
+    /// UTF-8 again. Anything else (escapes, entities, indentation removed) is read from cmark,
+    /// checked, and repaired when cmark wrote ill-formed UTF-8 (`&#xFFFF;` becomes the byte FF).
+    func literal(_ cString: UnsafePointer<CChar>, of node: OpaquePointer, type: cmark_node_type) -> String {
+        let length = strlen(cString)
+        guard let text, length > 0 else { return UTF8Scan.string(cString: cString, length: length) }
+        let startLine = Int(cmark_node_get_start_line(node))
+        guard startLine > 0 else { return UTF8Scan.string(cString: cString, length: length) }
+        // A fenced code block's lines start on the line after its fence (an indented block's
+        // literal does not match there, and is read from cmark).
+        let line = startLine + lineOffset + (type == CMARK_NODE_CODE_BLOCK ? 1 : 0)
+        guard line <= source.lineCount else { return UTF8Scan.string(cString: cString, length: length) }
+        let column = type == CMARK_NODE_CODE_BLOCK ? 1 : Int(cmark_node_get_start_column(node))
+        let start = source.lineStarts[line - 1] + max(column, 1) - 1
+        let matches = start + length <= source.bytes.count && source.bytes.withUnsafeBufferPointer { bytes in
+            !UTF8Scan.isContinuation(bytes[start]) && memcmp(bytes.baseAddress! + start, cString, length) == 0
+        }
+        guard matches else { return UTF8Scan.string(cString: cString, length: length) }
+        let utf8 = text.utf8
+        let from = utf8.index(utf8.startIndex, offsetBy: start), to = utf8.index(from, offsetBy: length)
+        return String(text.unicodeScalars[from..<to])
     }
 
     /// The text of `node`'s descendants (literals joined, breaks as spaces), walked with cmark's

@@ -308,6 +308,13 @@ public struct SiteBuilder: Sendable {
         let folder = (location.file as NSString).deletingLastPathComponent
         let name = entry.metadata.scenario ?? "scenario.feature"
         guard !name.hasPrefix("/") else { return .success(nil) }
+        // Most entries have no `scenario.feature`: when nothing by that name is in the folder (and
+        // the folder path has no `.` or `..` part to resolve), one `lstat` says so, without
+        // standardizing the path (which resolves symbolic links one component at a time).
+        if entry.metadata.scenario == nil, !folder.contains("/.") {
+            var info = stat()
+            if lstat(folder + "/" + name, &info) != 0 { return .success(nil) }
+        }
         let path = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
         guard path.hasPrefix(folder + "/"), FileManager.default.fileExists(atPath: path),
               EntryLocator.escapes(file: path, root: folder) == nil else { return .success(nil) }

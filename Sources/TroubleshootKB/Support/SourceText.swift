@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// UTF-8 source with a line index, used to turn byte offsets and byte columns
 /// (what cmark and libyaml report) into scalar columns.
 public struct SourceText: Sendable {
@@ -10,11 +16,22 @@ public struct SourceText: Sendable {
         var starts = [0]
         starts.reserveCapacity(bytes.count / 40 + 1)
         bytes.withUnsafeBufferPointer { buffer in
-            for i in 0..<buffer.count where buffer[i] == 0x0A {
-                starts.append(i + 1)
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count, let found = memchr(base + offset, 0x0A, buffer.count - offset) {
+                offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+                starts.append(offset)
             }
         }
         self.lineStarts = starts
+    }
+
+    /// The offset of the first `byte` in the text.
+    func firstIndex(of byte: UInt8) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
     }
 
     public init(_ string: String) {
@@ -41,14 +58,8 @@ public struct SourceText: Sendable {
         guard line >= 1, line <= lineStarts.count, byteColumn > 1 else { return max(byteColumn, 1) }
         let start = lineStarts[line - 1]
         let end = min(start + byteColumn - 1, bytes.count)
-        var column = 1
-        var i = start
-        while i < end {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
-        // `column` counted the scalars before the target byte, plus one.
-        return column
+        // The scalars before the target byte (bytes that do not continue a sequence), plus one.
+        return bytes.withUnsafeBufferPointer { UTF8Scan.leadingByteCount($0, from: start, to: end) } + 1
     }
 
     /// The location of a byte offset in the text.

@@ -1,0 +1,394 @@
+import Foundation
+import Testing
+@testable import TroubleshootKB
+
+/// The parser's byte-level shortcuts give exactly what the general code they stand in for gives:
+/// `PlainYAML` what libyaml gives, `UTF8Scan` what the standard library decides, the vocabulary
+/// lookups and the outcome-word check what the scalar and `lowercased()` versions give.
+@Suite struct ParserFastPathTests {
+    /// A small deterministic generator (the same cases every run).
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    }
+
+    // MARK: PlainYAML
+
+    static func libyaml(_ text: String, firstLine: Int = 2) -> Result<YAMLNode?, YAMLError> {
+        do { return .success(try YAMLReader.readWithLibYAML(Array(text.utf8)[...], firstLine: firstLine)) } catch { return .failure(error) }
+    }
+
+    static func plain(_ text: String, firstLine: Int = 2) -> YAMLNode? {
+        Array(text.utf8).withUnsafeBufferPointer { PlainYAML.read($0, lineOffset: firstLine - 1) }
+    }
+
+    static let typicalFrontMatter = [
+        """
+        id: "kb-000002"
+        title: "升级 Xcode 15.4 后迁移数据模型后启动即崩溃"
+        lang: "zh-Hans"
+        date: 2024-01-03
+        status: resolved
+        symptoms: ["迁移数据模型后启动即崩溃", "升级到 iOS 17.5 后出现"]
+        tags: ["swiftdata", "migration"]
+        platforms: []
+
+        """,
+        """
+        id: cmark-cjk-emphasis-punctuation
+        title: "句読点やかぎ括弧に接した ** が太字にならない（CommonMark の強調規則と日本語）"
+        lang: ja
+        symptoms:
+          - "日本語の文で ** を付けても太字にならない"
+          - raw asterisks shown instead of bold
+        related:
+        - other-entry
+        tags: [cmark, commonmark, 日本語]
+        updated: 2025-01-31
+
+        """,
+    ]
+
+    @Test(arguments: typicalFrontMatter)
+    func typicalFrontMatterIsReadDirectlyAsLibYAMLReadsIt(text: String) throws {
+        let direct = try #require(Self.plain(text), "the plain shapes must not need libyaml")
+        #expect(Self.libyaml(text) == .success(direct))
+    }
+
+    /// Lines in and out of the plain shapes, combined at random: whenever `PlainYAML` reads a
+    /// text, libyaml reads the same nodes at the same places.
+    @Test func plainYAMLAgreesWithLibYAML() {
+        let lines = [
+            "id: kb-1", "title: \"标题 with ** and 「」\"", "title: plain 中文 title", "lang: ko", "n: 12:30", "url: http://x.y/z",
+            "e: ~", "e: null", "e: NULL", "null: x", "k: \"\"", "k: \" padded \"", "k: a [b] {c}, d", "k: -x", "k: a - b",
+            "tags: [a, b]", "tags: [ \"a\" , b c ,\"d\" ]", "tags: []", "tags: [ ]", "tags: [a, ]", "tags: [a,,b]", "tags: [a: b]",
+            "tags: [\"a\"\"b\"]", "tags: [a] x", "tags: [a", "tags: [\"a, b\", c]", "tags: [ü, 日本]",
+            "list:", "  - a", "  - \"b c\"", "- top", "    - deeper", "  -", "  - ", "  - x: y", "  - - n", "  # c",
+            "k: 'single'", "k: \"esc\\\"aped\"", "k: \"open", "k: a # comment", "k: a #b", "k: C#", "k: a:", "k: a: b",
+            "k:  two spaces", "k: trailing ", "k:\tTab", "k: x\ty", "k: |", "k: >", "k: &a anchor", "k: *a", "k: !tag x",
+            "k: @at", "k: `tick", "k: %pct", "k: ?q", "k: ,c", "k: \u{85}x", "k: a\u{2028}b", "k: \u{FEFF}x", "k: \u{7F}",
+            "k: 😀 emoji", "k: e\u{301}", " indented: x", "", "# comment", "---", "...", "%YAML 1.2", "k : v", "k:v",
+            "-k: v", "_k: v", "k-k: v", "1: one", "true: t", "k: [[a]]", "k: {a: b}", "k: [a, {b: c}]", "x: \"a\" # c",
+            String(repeating: "k", count: 200) + ": long key",
+        ]
+        let plainLines = [
+            "id: kb-1", "title: \"标题 with ** and 「」\"", "title: plain 中文 title", "n: 12:30", "e: ~", "k: \"\"", "tags: [a, b]",
+            "tags: [ \"a\" , b c ,\"d\" ]", "tags: []", "list:\n  - a\n  - \"b c\"", "list:\n- a", "k: a [b] {c}, d", "k: 😀 emoji",
+        ]
+        var random = Random(state: 2024)
+        var read = 0
+        for _ in 0..<4000 {
+            var text = ""
+            // Mostly the shapes it reads, so that texts it reads are common.
+            for _ in 0..<(1 + random.below(6)) { text += (random.below(4) == 0 ? random.pick(lines) : random.pick(plainLines)) + "\n" }
+            if random.below(10) == 0 { text = String(text.dropLast()) }
+            if random.below(20) == 0 { text = text.replacingOccurrences(of: "\n", with: "\r\n") }
+            let firstLine = 1 + random.below(3)
+            guard let direct = Self.plain(text, firstLine: firstLine) else { continue }
+            read += 1
+            #expect(Self.libyaml(text, firstLine: firstLine) == .success(direct), "\(text.debugDescription)")
+        }
+        // The combinations must exercise the direct reader, not only its refusals.
+        #expect(read > 1000)
+    }
+
+    @Test func plainYAMLLeavesInvalidUTF8ToLibYAML() {
+        // A continuation byte without its lead, as a fuzz run found.
+        let bytes: [UInt8] = Array("title: Broken inp2t c".utf8) + [0x9F, 0x8E] + Array("e\nlang: en\n".utf8)
+        #expect(bytes.withUnsafeBufferPointer { PlainYAML.read($0, lineOffset: 0) } == nil)
+        #expect(throws: YAMLError.self) { try YAMLReader.read(bytes[...]) }
+    }
+
+    @Test func plainYAMLLeavesTheRestToLibYAML() {
+        for text in ["", "k: v", "k: v\n\n", "# c\nk: v\n", "k:\n", "k:\nj: v\n", "k: 'q'\n", "k: [a,\n  b]\n", "k: v\r\n",
+                     "k: \"a\\nb\"\n", "k: a\n  continued\n", "k:\n  - a\n   - b\n"] {
+            #expect(Self.plain(text) == nil, "\(text.debugDescription)")
+        }
+    }
+
+    // MARK: UTF8Scan
+
+    @Test func utf8ValidityMatchesTheStandardLibrary() {
+        var random = Random(state: 7)
+        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+                                    0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        for _ in 0..<20000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<random.below(24) {
+                switch random.below(4) {
+                case 0: bytes.append(random.pick(interesting))
+                case 1: bytes += Array(random.pick(["a", "中", "é", "😀", "한", "\u{FFFD}", "\u{10FFFF}"]).utf8)
+                default: bytes.append(UInt8(random.below(256)))
+                }
+            }
+            let valid = bytes.withUnsafeBufferPointer(UTF8Scan.isValid)
+            #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+            if valid {
+                let count = bytes.withUnsafeBufferPointer { UTF8Scan.scalarCount($0, from: 0, to: $0.count) }
+                #expect(count == String(decoding: bytes, as: UTF8.self).unicodeScalars.count)
+            }
+        }
+    }
+
+    @Test func invalidUTF8IsReportedAtTheFirstBadByte() {
+        let bytes = Array("---\nid: a\n---\n中文".utf8) + [0xE4, 0xB8] + Array("x".utf8)
+        #expect(EntryParser.firstInvalidUTF8Offset(bytes) == bytes.count - 3)
+        let result = EntryParser().parse(bytes: bytes, path: "e/entry.md", folderName: "e")
+        #expect(result.entry == nil)
+        #expect(result.diagnostics.map(\.rule) == ["invalid-utf8"])
+    }
+
+    /// cmark writes the noncharacters `&#xFFFF;` and `&#xFFFE;` as the single bytes FF and FE:
+    /// literals and HTML holding them are repaired (U+FFFD), as `String(cString:)` repairs them,
+    /// and a soft break next to them is not taken for one between two CJK characters.
+    @Test func illFormedUTF8FromCmarkIsRepaired() throws {
+        let document = MarkdownParser(options: .init(renderHTML: true)).parse(SourceText("中&#xFFFF;\n文 &#xFFFE;\n\n中\n&#65535;文\n"))
+        let first = try #require(document.blocks.first)
+        #expect(first.html == "<p>中\u{FFFD}\n文 \u{FFFD}</p>\n")
+        #expect(first.plainText == "中\u{FFFD}\n文 \u{FFFD}")
+        #expect(document.blocks.last?.html == "<p>中\n\u{FFFD}文</p>\n")
+        for bytes: [UInt8] in [[0xFF], [0xE4, 0xB8], [0x41, 0x80], [0xE4, 0xB8, 0xAD], [0x80, 0x80, 0x80, 0x80, 0x80], [0xF0, 0x9F, 0x98, 0x80]] {
+            let repaired = String(decoding: bytes, as: UTF8.self).unicodeScalars
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(UTF8Scan.firstScalar(buffer) == repaired.first)
+                #expect(UTF8Scan.lastScalar(buffer) == repaired.last)
+            }
+        }
+    }
+
+    // MARK: outcome word
+
+    @Test(arguments: [
+        ("失败，还是不行", "失败"), ("FAILED: still", "failed"), ("Failed", "failed"), ("failedx", "failed"), ("fail", "failed"),
+        ("成功\u{301}了", "成功"), ("wor\u{212A}s, it works", "works"), ("ＦＡＩＬＥＤ", "failed"), ("부분 성공", "부분 성공"),
+        ("부분\u{11A8} 성공", "부분"), ("\r\nfailed", "failed"), ("e\u{301}", "é"), ("", "failed"),
+    ])
+    func outcomeWordCheckMatchesLowercasedPrefix(text: String, word: String) {
+        #expect(StructureBuilder.startsWithOutcomeWord(text, word) == text.lowercased().hasPrefix(word.lowercased()))
+    }
+
+    // MARK: vocabulary
+
+    @Test func labelsMustEndWithinTheWindow() {
+        let matcher = VocabularyMatcher.shared
+        // The colon is the 49th scalar, then the 48th.
+        let padding = String(repeating: " ", count: VocabularyMatcher.labelWindow - 2)
+        #expect(matcher.label(in: padding + "结果：失败", allowed: [.result])?.rest == nil)
+        #expect(matcher.label(in: String(padding.dropFirst()) + "结果：失败", allowed: [.result])?.rest == "失败")
+        #expect(matcher.label(in: "  \n结果 ： 失败 \n", allowed: [.result])?.rest == "失败")
+        #expect(matcher.label(in: "RESULT:  Failed", allowed: [.result])?.rest == "Failed")
+        #expect(matcher.label(in: "结果：失败", allowed: [.cause]) == nil)
+    }
+
+    @Test func attemptTitlesCountFromTheHeadingWithoutLeadingSpaces() throws {
+        // A heading text whose leading newline the match skips but the title's offset counts.
+        let parsed = try #require(VocabularyMatcher.shared.attemptHeading("\n方案 2：标题"))
+        #expect(parsed.number.description == "2")
+        #expect(parsed.title == "2：标题")
+        #expect(VocabularyMatcher.shared.attemptHeading("Attempt 4.1 (later)")?.title == "(later)")
+    }
+
+    /// Texts built from the vocabulary's words, separators, numbers, spaces and other scripts:
+    /// every lookup answers as the scalar-array implementation it replaced (`ReferenceMatcher`).
+    @Test func vocabularyLookupsMatchTheScalarImplementation() {
+        let matcher = VocabularyMatcher.shared
+        let reference = ReferenceMatcher(vocabularies: Vocabulary.all)
+        let words = Vocabulary.all.flatMap { v in
+            v.sections.values.flatMap { $0 } + v.attemptWords + v.labels.values.flatMap { $0 } + v.outcomes.values.flatMap { $0 }
+        }
+        let pieces = words + words.map { $0.uppercased() } + [
+            " ", "  ", "\t", "\n", "\u{3000}", "\u{A0}", ":", "：", "：", " : ", "(", "（", "[", "【", "「", "-", "—", "–", "‐", "/",
+            "、", "·", ".", "．", ",", "，", ")", "）", "。", "！", "!", "？", "?", "；", ";", "1", "2", "4-1", "4.1", "１", "４－１",
+            "3.", "x", "abc", "标题", "제목", "タイトル", "e\u{301}", "😀", "\u{212A}", "İ", "ß", "\r",
+        ]
+        let allowed: [Set<LabelKind>] = [StructureBuilder.attemptLabels, [.fixStep], [.idea, .result, .failure, .cause, .fixStep, .code]]
+        var random = Random(state: 99)
+        for _ in 0..<30000 {
+            var text = ""
+            for _ in 0..<(1 + random.below(6)) { text += random.pick(pieces) }
+            let kinds = random.pick(allowed)
+            #expect(matcher.section(forHeading: text) == reference.section(forHeading: text), "\(text.debugDescription)")
+            let heading = matcher.attemptHeading(text), expectedHeading = reference.attemptHeading(text)
+            #expect(heading?.number == expectedHeading?.number && heading?.title == expectedHeading?.title, "\(text.debugDescription)")
+            let label = matcher.label(in: text, allowed: kinds), expectedLabel = reference.label(in: text, allowed: kinds)
+            #expect(label?.kind == expectedLabel?.kind && label?.rest == expectedLabel?.rest, "\(text.debugDescription)")
+            #expect(matcher.labelHeading(text, allowed: kinds) == reference.labelHeading(text, allowed: kinds), "\(text.debugDescription)")
+            let outcome = matcher.outcome(in: text), expectedOutcome = reference.outcome(in: text)
+            #expect(outcome?.outcome == expectedOutcome?.outcome && outcome?.word == expectedOutcome?.word, "\(text.debugDescription)")
+            #expect(StructureBuilder.dropOutcomeWord("失败", from: text) == ReferenceMatcher.dropOutcomeWord("失败", from: text))
+        }
+    }
+
+    // MARK: cmark arena
+
+    /// Documents larger than an arena block, and than a single large allocation, parse the same
+    /// on many threads, one after the other on each.
+    @Test func largeDocumentsParseAlikeOnEveryThread() {
+        let paragraph = String(repeating: "中文段落，带 **强调** 和 `code`。", count: 400)
+        let body = (0..<20).map { "## 标题 \($0)\n\n\(paragraph)\n\n- a\n- b\n" }.joined(separator: "\n") + "\n```\n"
+            + String(repeating: "let x = 1\n", count: 20000) + "```\n"
+        let source = SourceText(body)
+        let options = MarkdownParser.Options(renderHTML: true)
+        let expected = MarkdownParser(options: options).parse(source)
+        let results = Linter.parallelMap(8) { _ in MarkdownParser(options: options).parse(source, text: body) }
+        for document in results {
+            #expect(document.blocks.count == expected.blocks.count)
+            #expect(document.blocks.map(\.html) == expected.blocks.map(\.html))
+            #expect(document.blocks.map(\.plainText) == expected.blocks.map(\.plainText))
+            #expect(document.blocks.map(\.range) == expected.blocks.map(\.range))
+        }
+    }
+}
+
+/// The vocabulary lookups as they were written on arrays of scalars, kept as the reference the
+/// byte-level `VocabularyMatcher` is checked against.
+struct ReferenceMatcher {
+    private struct Word: Sendable {
+        let scalars: [Unicode.Scalar]
+        let text: String
+    }
+
+    private let sections: [(SectionKind, Word)]
+    private let attemptWords: [Word]
+    private let labels: [(LabelKind, Word)]
+    private let outcomes: [(Outcome, Word)]
+    private let evidence: [(OutcomeEvidence, Word)]
+
+    init(vocabularies: [Vocabulary]) {
+        func word(_ text: String) -> Word { Word(scalars: Self.prepare(text.unicodeScalars), text: text) }
+        func sorted<K>(_ pairs: [(K, Word)]) -> [(K, Word)] { pairs.sorted { $0.1.scalars.count > $1.1.scalars.count } }
+        sections = sorted(vocabularies.flatMap { v in v.sections.flatMap { kind, words in words.map { (kind, word($0)) } } })
+        attemptWords = vocabularies.flatMap { $0.attemptWords.map(word) }.sorted { $0.scalars.count > $1.scalars.count }
+        labels = sorted(vocabularies.flatMap { v in v.labels.flatMap { kind, words in words.map { (kind, word($0)) } } })
+        outcomes = sorted(vocabularies.flatMap { v in v.outcomes.flatMap { kind, words in words.map { (kind, word($0)) } } })
+        evidence = sorted(vocabularies.flatMap { v in v.evidence.flatMap { kind, words in words.map { (kind, word($0)) } } })
+    }
+
+    static func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" || s == "\u{3000}" || s == "\u{A0}" }
+    static func isColon(_ s: Unicode.Scalar) -> Bool { s == ":" || s == "：" }
+    static func isSeparator(_ s: Unicode.Scalar) -> Bool {
+        isSpace(s) || isColon(s) || "(（[【「-—–‐/、·.．,，)）".unicodeScalars.contains(s)
+    }
+
+    /// Scalars of `text`, ASCII letters lower-cased (the vocabulary's only cased words are
+    /// English), with surrounding spaces removed.
+    private static func prepare<S: Sequence>(_ text: S) -> [Unicode.Scalar] where S.Element == Unicode.Scalar {
+        var scalars = text.map { s -> Unicode.Scalar in
+            s.value >= 0x41 && s.value <= 0x5A ? Unicode.Scalar(s.value + 0x20)! : s
+        }
+        while let first = scalars.first, isSpace(first) || first == "\n" { scalars.removeFirst() }
+        while let last = scalars.last, isSpace(last) || last == "\n" { scalars.removeLast() }
+        return scalars
+    }
+
+    private static func hasPrefix(_ scalars: [Unicode.Scalar], _ word: [Unicode.Scalar], at start: Int = 0) -> Bool {
+        guard scalars.count - start >= word.count else { return false }
+        for i in 0..<word.count where scalars[start + i] != word[i] { return false }
+        return true
+    }
+
+    /// The section a heading starts, if its text is a section word alone or followed by a separator.
+    func section(forHeading heading: String) -> SectionKind? {
+        let scalars = Self.prepare(heading.unicodeScalars)
+        for (kind, word) in sections where Self.hasPrefix(scalars, word.scalars) {
+            if scalars.count == word.scalars.count || Self.isSeparator(scalars[word.scalars.count]) { return kind }
+        }
+        return nil
+    }
+
+    /// Parses an attempt heading: an attempt word, a number, then an optional title.
+    func attemptHeading(_ heading: String) -> (number: AttemptNumber, title: String)? {
+        let scalars = Self.prepare(heading.unicodeScalars)
+        let original = Array(heading.unicodeScalars.drop { Self.isSpace($0) })
+        for word in attemptWords where Self.hasPrefix(scalars, word.scalars) {
+            var index = word.scalars.count
+            while index < scalars.count, Self.isSpace(scalars[index]) { index += 1 }
+            let numberStart = index
+            while index < scalars.count, Self.isNumberScalar(scalars[index]) { index += 1 }
+            var numberEnd = index
+            while numberEnd > numberStart, !Self.isDigit(scalars[numberEnd - 1]) { numberEnd -= 1 }
+            guard numberEnd > numberStart,
+                  let number = AttemptNumber(Substring(String(String.UnicodeScalarView(scalars[numberStart..<numberEnd])))) else { continue }
+            if index < scalars.count, !Self.isSeparator(scalars[index]) { continue }
+            var titleStart = numberEnd
+            while titleStart < original.count, Self.isSeparator(original[titleStart]),
+                  !"(（[【「".unicodeScalars.contains(original[titleStart]) { titleStart += 1 }
+            let title = titleStart < original.count ? String(String.UnicodeScalarView(original[titleStart...])) : ""
+            return (number, title.trimmingSpaces())
+        }
+        return nil
+    }
+
+    private static func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) || ("０"..."９").contains(s) }
+    private static func isNumberScalar(_ s: Unicode.Scalar) -> Bool { isDigit(s) || s == "-" || s == "." || s == "‐" || s == "－" }
+
+    static let labelWindow = VocabularyMatcher.labelWindow
+
+    /// A label at the start of a block's text: the label word followed by a colon (ASCII or
+    /// full-width). Returns the kind and the text after the colon.
+    func label(in text: String, allowed: Set<LabelKind>) -> (kind: LabelKind, rest: String)? {
+        // Labels are short: only the start of the text matters.
+        let scalars = Self.prepare(text.unicodeScalars.prefix(Self.labelWindow))
+        for (kind, word) in labels where allowed.contains(kind) && Self.hasPrefix(scalars, word.scalars) {
+            var index = word.scalars.count
+            while index < scalars.count, Self.isSpace(scalars[index]) { index += 1 }
+            guard index < scalars.count, Self.isColon(scalars[index]) else { continue }
+            let original = Array(text.unicodeScalars.drop { Self.isSpace($0) || $0 == "\n" })
+            let rest = index + 1 <= original.count ? String(String.UnicodeScalarView(original[(index + 1)...])) : ""
+            return (kind, rest.trimmingSpaces())
+        }
+        return nil
+    }
+
+    /// A sub-heading that is a label on its own (`#### 结果`, `#### 원인:`).
+    func labelHeading(_ heading: String, allowed: Set<LabelKind>) -> LabelKind? {
+        var scalars = Self.prepare(heading.unicodeScalars)
+        if let last = scalars.last, Self.isColon(last) { scalars.removeLast() }
+        for (kind, word) in labels where allowed.contains(kind) && scalars == word.scalars { return kind }
+        return nil
+    }
+
+    /// The first outcome word in the first clause of `text` (up to a sentence end).
+    /// Earliest position wins; at one position, the longest word.
+    func outcome(in text: String) -> (outcome: Outcome, word: String)? {
+        var scalars = Self.prepare(text.unicodeScalars)
+        if let end = scalars.firstIndex(where: { "。.！!？?；;\n".unicodeScalars.contains($0) }) {
+            scalars = Array(scalars[..<end])
+        }
+        var best: (position: Int, length: Int, outcome: Outcome, word: String)? = nil
+        for (outcome, word) in outcomes {
+            guard let position = Self.find(word.scalars, in: scalars) else { continue }
+            if word.scalars.first.map({ $0.isASCII }) == true, !Self.isWordBoundary(scalars, position, word.scalars.count) { continue }
+            if best == nil || position < best!.position || (position == best!.position && word.scalars.count > best!.length) {
+                best = (position, word.scalars.count, outcome, word.text)
+            }
+        }
+        return best.map { ($0.outcome, $0.word) }
+    }
+
+    private static func find(_ needle: [Unicode.Scalar], in haystack: [Unicode.Scalar]) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where hasPrefix(haystack, needle, at: start) { return start }
+        return nil
+    }
+
+    private static func isWordBoundary(_ scalars: [Unicode.Scalar], _ position: Int, _ length: Int) -> Bool {
+        func isWordScalar(_ s: Unicode.Scalar) -> Bool { s.properties.isAlphabetic && s.isASCII }
+        if position > 0, isWordScalar(scalars[position - 1]) { return false }
+        if position + length < scalars.count, isWordScalar(scalars[position + length]) { return false }
+        return true
+    }
+
+    static func dropOutcomeWord(_ word: String, from text: String) -> String {
+        var rest = Substring(text).unicodeScalars.dropFirst(word.unicodeScalars.count)
+        while let first = rest.first, isSeparator(first) || "。，,！!".unicodeScalars.contains(first) {
+            rest = rest.dropFirst()
+        }
+        return String(String.UnicodeScalarView(rest))
+    }
+}
