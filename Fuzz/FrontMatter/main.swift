@@ -1,5 +1,4 @@
-// libFuzzer target: the front matter reader (FrontMatterSplit + YAMLReader + EntryMetadata), and
-// the direct reader of plain front matter checked against libyaml.
+// libFuzzer target: the front matter reader (FrontMatterSplit + YAMLReader + EntryMetadata).
 // Built by scripts/fuzz.sh together with the TroubleshootKB sources (not by SwiftPM).
 
 @testable import TroubleshootKB
@@ -20,11 +19,6 @@ public func fuzzFrontMatter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
 }
 
 private func fuzzReadMetadata(_ bytes: ArraySlice<UInt8>, firstLine: Int = 1) -> Int {
-    // Whatever the direct reader of plain front matter reads, libyaml reads alike.
-    if let direct = bytes.withUnsafeBufferPointer({ PlainYAML.read($0, lineOffset: firstLine - 1) }) {
-        let reference = try? YAMLReader.readWithLibYAML(bytes, firstLine: firstLine)
-        if reference != .some(direct) { fatalError("PlainYAML read \(direct), libyaml \(String(describing: reference))") }
-    }
     do {
         let root = try YAMLReader.read(bytes, firstLine: firstLine)
         let (metadata, diagnostics) = EntryMetadata.read(root, path: "fuzz/entry.md", at: .init(line: firstLine, column: 1))

@@ -3,7 +3,7 @@ import Testing
 @testable import TroubleshootKB
 
 /// The parser's byte-level shortcuts give exactly what the general code they stand in for gives:
-/// `PlainYAML` what libyaml gives, `UTF8Scan` what the standard library decides, the vocabulary
+/// `UTF8Scan` what the standard library decides, the vocabulary
 /// lookups and the outcome-word check what the scalar and `lowercased()` versions give.
 @Suite struct ParserFastPathTests {
     /// A small deterministic generator (the same cases every run).
@@ -15,100 +15,6 @@ import Testing
         }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
         mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
-
-    // MARK: PlainYAML
-
-    static func libyaml(_ text: String, firstLine: Int = 2) -> Result<YAMLNode?, YAMLError> {
-        do { return .success(try YAMLReader.readWithLibYAML(Array(text.utf8)[...], firstLine: firstLine)) } catch { return .failure(error) }
-    }
-
-    static func plain(_ text: String, firstLine: Int = 2) -> YAMLNode? {
-        Array(text.utf8).withUnsafeBufferPointer { PlainYAML.read($0, lineOffset: firstLine - 1) }
-    }
-
-    static let typicalFrontMatter = [
-        """
-        id: "kb-000002"
-        title: "升级 Xcode 15.4 后迁移数据模型后启动即崩溃"
-        lang: "zh-Hans"
-        date: 2024-01-03
-        status: resolved
-        symptoms: ["迁移数据模型后启动即崩溃", "升级到 iOS 17.5 后出现"]
-        tags: ["swiftdata", "migration"]
-        platforms: []
-
-        """,
-        """
-        id: cmark-cjk-emphasis-punctuation
-        title: "句読点やかぎ括弧に接した ** が太字にならない（CommonMark の強調規則と日本語）"
-        lang: ja
-        symptoms:
-          - "日本語の文で ** を付けても太字にならない"
-          - raw asterisks shown instead of bold
-        related:
-        - other-entry
-        tags: [cmark, commonmark, 日本語]
-        updated: 2025-01-31
-
-        """,
-    ]
-
-    @Test(arguments: typicalFrontMatter)
-    func typicalFrontMatterIsReadDirectlyAsLibYAMLReadsIt(text: String) throws {
-        let direct = try #require(Self.plain(text), "the plain shapes must not need libyaml")
-        #expect(Self.libyaml(text) == .success(direct))
-    }
-
-    /// Lines in and out of the plain shapes, combined at random: whenever `PlainYAML` reads a
-    /// text, libyaml reads the same nodes at the same places.
-    @Test func plainYAMLAgreesWithLibYAML() {
-        let lines = [
-            "id: kb-1", "title: \"标题 with ** and 「」\"", "title: plain 中文 title", "lang: ko", "n: 12:30", "url: http://x.y/z",
-            "e: ~", "e: null", "e: NULL", "null: x", "k: \"\"", "k: \" padded \"", "k: a [b] {c}, d", "k: -x", "k: a - b",
-            "tags: [a, b]", "tags: [ \"a\" , b c ,\"d\" ]", "tags: []", "tags: [ ]", "tags: [a, ]", "tags: [a,,b]", "tags: [a: b]",
-            "tags: [\"a\"\"b\"]", "tags: [a] x", "tags: [a", "tags: [\"a, b\", c]", "tags: [ü, 日本]",
-            "list:", "  - a", "  - \"b c\"", "- top", "    - deeper", "  -", "  - ", "  - x: y", "  - - n", "  # c",
-            "k: 'single'", "k: \"esc\\\"aped\"", "k: \"open", "k: a # comment", "k: a #b", "k: C#", "k: a:", "k: a: b",
-            "k:  two spaces", "k: trailing ", "k:\tTab", "k: x\ty", "k: |", "k: >", "k: &a anchor", "k: *a", "k: !tag x",
-            "k: @at", "k: `tick", "k: %pct", "k: ?q", "k: ,c", "k: \u{85}x", "k: a\u{2028}b", "k: \u{FEFF}x", "k: \u{7F}",
-            "k: 😀 emoji", "k: e\u{301}", " indented: x", "", "# comment", "---", "...", "%YAML 1.2", "k : v", "k:v",
-            "-k: v", "_k: v", "k-k: v", "1: one", "true: t", "k: [[a]]", "k: {a: b}", "k: [a, {b: c}]", "x: \"a\" # c",
-            String(repeating: "k", count: 200) + ": long key",
-        ]
-        let plainLines = [
-            "id: kb-1", "title: \"标题 with ** and 「」\"", "title: plain 中文 title", "n: 12:30", "e: ~", "k: \"\"", "tags: [a, b]",
-            "tags: [ \"a\" , b c ,\"d\" ]", "tags: []", "list:\n  - a\n  - \"b c\"", "list:\n- a", "k: a [b] {c}, d", "k: 😀 emoji",
-        ]
-        var random = Random(state: 2024)
-        var read = 0
-        for _ in 0..<4000 {
-            var text = ""
-            // Mostly the shapes it reads, so that texts it reads are common.
-            for _ in 0..<(1 + random.below(6)) { text += (random.below(4) == 0 ? random.pick(lines) : random.pick(plainLines)) + "\n" }
-            if random.below(10) == 0 { text = String(text.dropLast()) }
-            if random.below(20) == 0 { text = text.replacingOccurrences(of: "\n", with: "\r\n") }
-            let firstLine = 1 + random.below(3)
-            guard let direct = Self.plain(text, firstLine: firstLine) else { continue }
-            read += 1
-            #expect(Self.libyaml(text, firstLine: firstLine) == .success(direct), "\(text.debugDescription)")
-        }
-        // The combinations must exercise the direct reader, not only its refusals.
-        #expect(read > 1000)
-    }
-
-    @Test func plainYAMLLeavesInvalidUTF8ToLibYAML() {
-        // A continuation byte without its lead, as a fuzz run found.
-        let bytes: [UInt8] = Array("title: Broken inp2t c".utf8) + [0x9F, 0x8E] + Array("e\nlang: en\n".utf8)
-        #expect(bytes.withUnsafeBufferPointer { PlainYAML.read($0, lineOffset: 0) } == nil)
-        #expect(throws: YAMLError.self) { try YAMLReader.read(bytes[...]) }
-    }
-
-    @Test func plainYAMLLeavesTheRestToLibYAML() {
-        for text in ["", "k: v", "k: v\n\n", "# c\nk: v\n", "k:\n", "k:\nj: v\n", "k: 'q'\n", "k: [a,\n  b]\n", "k: v\r\n",
-                     "k: \"a\\nb\"\n", "k: a\n  continued\n", "k:\n  - a\n   - b\n"] {
-            #expect(Self.plain(text) == nil, "\(text.debugDescription)")
-        }
     }
 
     // MARK: UTF8Scan

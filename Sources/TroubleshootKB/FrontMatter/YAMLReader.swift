@@ -12,15 +12,7 @@ public enum YAMLReader {
 
     /// Parses `bytes`. Lines in locations are shifted by `firstLine - 1` so they point into
     /// the file the YAML was cut from; `source` converts columns to scalar columns.
-    ///
-    /// Front matter in the plain shapes `PlainYAML` knows is read directly; anything else by libyaml.
     public static func read(_ bytes: ArraySlice<UInt8>, firstLine: Int = 1) throws(YAMLError) -> YAMLNode? {
-        if let node = bytes.withUnsafeBufferPointer({ PlainYAML.read($0, lineOffset: firstLine - 1) }) { return node }
-        return try readWithLibYAML(bytes, firstLine: firstLine)
-    }
-
-    /// `read(_:firstLine:)` by libyaml's event parser, whatever the shape of the text.
-    static func readWithLibYAML(_ bytes: ArraySlice<UInt8>, firstLine: Int = 1) throws(YAMLError) -> YAMLNode? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw YAMLError(message: "cannot initialise the YAML parser", location: .init(line: firstLine, column: 1))
