@@ -63,23 +63,26 @@ extension SearchDocument {
 
     /// The label as the writer wrote it (`결과`, `原因`), or the role for unlabelled blocks.
     static func labelAsWritten(_ part: AttemptPart) -> String {
-        let text = part.block.plainText
-        // The first colon within the label window, found without copying the scalars.
-        let view = text.unicodeScalars
-        var colon: String.UnicodeScalarView.Index? = nil
-        var index = view.startIndex
-        var seen = 0
-        while index != view.endIndex && seen < VocabularyMatcher.labelWindow {
-            if VocabularyMatcher.isColon(view[index]) { colon = index; break }
-            view.formIndex(after: &index)
-            seen += 1
-        }
+        // A code block's text is the block's text: nothing was taken off.
+        if case .codeBlock = part.block.kind { return part.role.rawValue }
+        var text = part.block.plainText
         // A label was taken off when the part's text is shorter than the block's (the text is
         // a run of the block's scalars, so comparing UTF-8 lengths is comparing scalar counts).
-        if let colon, text.utf8.count > part.text.utf8.count {
-            return String(view[..<colon]).trimmingSpaces()
+        guard text.utf8.count > part.text.utf8.count else { return part.role.rawValue }
+        // The first colon (`:` or `：`, EF BC 9A) within the label window, in the UTF-8 bytes.
+        let colon: Int? = text.withUTF8 { bytes in
+            var i = 0, seen = 0
+            while i < bytes.count && seen < VocabularyMatcher.labelWindow {
+                let b = bytes[i]
+                if b == 0x3A { return i }
+                if b == 0xEF, i + 2 < bytes.count, bytes[i + 1] == 0xBC, bytes[i + 2] == 0x9A { return i }
+                i += 1
+                while i < bytes.count && bytes[i] & 0xC0 == 0x80 { i += 1 }
+                seen += 1
+            }
+            return nil
         }
-        return part.role.rawValue
+        guard let colon else { return part.role.rawValue }
+        return String(decoding: text.utf8.prefix(colon), as: UTF8.self).trimmingSpaces()
     }
 }
-

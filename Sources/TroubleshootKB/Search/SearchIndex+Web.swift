@@ -97,7 +97,27 @@ extension SearchWebExport {
     static func build(documents: [SearchDocument], parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                       shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
                       framing: Framing = .json, chunkCount requested: Int?) -> SearchWebExport {
-        let order = SearchIndex.documentOrder(documents)
+        build(count: documents.count, id: { documents[$0].id }, document: { documents[$0] }, parameters: parameters,
+              glossary: glossary, shardCount: requestedShards, ownFileRecords: ownFileRecords, framing: framing,
+              chunkCount: requested)
+    }
+
+    /// The same over `count` documents made on demand: `document(i)` is called once per
+    /// document, on the thread that tokenizes it (its texts are then hot, and it is dropped as
+    /// soon as it is read); `id(i)` must be its id.
+    public static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
+                             parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
+                             shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
+                             framing: Framing = .json) -> SearchWebExport {
+        build(count: count, id: id, document: document, parameters: parameters, glossary: glossary, shardCount: requestedShards,
+              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil)
+    }
+
+    static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
+                      parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
+                      shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
+                      framing: Framing = .json, chunkCount requested: Int?) -> SearchWebExport {
+        let order = SearchIndex.documentOrder(count: count, id: id)
         let n = order.count
         let fc = SearchIndex.fieldCount
         let cap = max(0, parameters.maxPositions)
@@ -108,17 +128,24 @@ extension SearchWebExport {
         chunkBuffer.initialize(repeating: nil)
         let docBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: n)
         docBuffer.initialize(repeating: Data())
+        // What the filters need of each document: language, status and tags.
+        let filterBuffer = UnsafeMutableBufferPointer<(String, String, [String])>.allocate(capacity: n)
+        filterBuffer.initialize(repeating: ("", "", []))
         defer {
             chunkBuffer.deinitialize(); chunkBuffer.deallocate()
             docBuffer.deinitialize(); docBuffer.deallocate()
+            filterBuffer.deinitialize(); filterBuffer.deallocate()
         }
         nonisolated(unsafe) let chunkOutput = chunkBuffer
         nonisolated(unsafe) let docOutput = docBuffer
+        nonisolated(unsafe) let filterOutput = filterBuffer
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             var chunk = WebChunk(cap: cap, glossary: glossary)
             for d in lo..<hi {
-                docOutput[d] = chunk.add(documents[order[d]], doc: Int32(d), framing: framing)
+                let doc = document(order[d])
+                filterOutput[d] = (doc.lang, doc.status, doc.tags)
+                docOutput[d] = chunk.add(doc, doc: Int32(d), framing: framing)
             }
             chunk.finish()
             chunkOutput[c] = chunk
@@ -283,11 +310,11 @@ extension SearchWebExport {
         }
         var filterDocs = WebVarints()
         for d in 0..<n {
-            let doc = documents[order[d]]
-            filterDocs.append(value(doc.lang))
-            filterDocs.append(value(doc.status))
-            filterDocs.append(UInt32(doc.tags.count))
-            for t in doc.tags { filterDocs.append(value(t)) }
+            let (lang, status, tags) = filterBuffer[d]
+            filterDocs.append(value(lang))
+            filterDocs.append(value(status))
+            filterDocs.append(UInt32(tags.count))
+            for t in tags { filterDocs.append(value(t)) }
         }
         var fw = WebBytes()
         open(&fw, framing, "filters", 0)
@@ -327,7 +354,8 @@ extension SearchWebExport {
 /// token's records encoded in the web form into the token's stream as each document ends (its
 /// field lengths are known then), each document's file made as it is read.
 struct WebChunk {
-    var slots: TextSlots
+    /// Interns the tokens (the chunk's vocabulary is its table, taken at `finish()`).
+    var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; t.interning = true; return t }()
     let glossary: SearchGlossary
     let cap: Int
     /// After `finish()`: the chunk's vocabulary, in first-appearance order.
@@ -336,20 +364,23 @@ struct WebChunk {
     let state = ChunkTokens()
     /// Σ over the chunk's documents of each field's length.
     var totalLength = [Int](repeating: 0, count: SearchIndex.fieldCount)
-    // The records of the current document: token, text, field, tf and positions
-    // `recordPositions[recordPositionStart[r] ..< recordPositionStart[r] + min(tf, cap)]`.
+    /// Per chunk token: the number of the last text that had it, and its record there.
+    private var stamp: [Int32] = []
+    private var recordOf: [Int32] = []
+    private var textNumber: Int32 = 0
+    // The records of the current document (one per text and distinct token in it, in text order
+    // and, within a text, in order of first occurrence): token, text, field, tf and the first
+    // `cap` positions `recordPositions[r * cap ..< r * cap + min(tf, cap)]`.
     private var recordToken: [Int32] = []
     private var recordText: [Int32] = []
     private var recordField: [Int32] = []
     private var recordTf: [Int32] = []
-    private var recordPositionStart: [Int32] = []
     private var recordPositions: [Int32] = []
     private var byField: [[FieldText]?] = Array(repeating: nil, count: SearchIndex.fieldCount)
     /// The current document's field lengths (literal tokens).
     private var fieldLength = [Int](repeating: 0, count: SearchIndex.fieldCount)
 
     init(cap: Int, glossary: SearchGlossary) {
-        slots = TextSlots(cap: cap)
         self.cap = cap
         self.glossary = glossary
     }
@@ -360,53 +391,16 @@ struct WebChunk {
         for f in 0..<fc { byField[f] = nil }
         for (field, texts) in doc.fields { byField[field.rawValue] = texts }
         for f in 0..<fc { fieldLength[f] = 0 }
-        var records = 0, positionCount = 0
+        var records = 0
         var text: Int32 = 0
         var textBytes = 0
         for f in 0..<fc {
             guard let texts = byField[f] else { continue }
             for ft in texts {
-                slots.tokenize(ft.text, glossary: f == SearchField.code.rawValue ? .empty : glossary)
-                fieldLength[f] += slots.literalCount
+                tokenizer.tokenize(ft.text, mode: .document, glossary: f == SearchField.code.rawValue ? .empty : glossary)
+                fieldLength[f] += tokenizer.literalCount
                 textBytes += ft.text.utf8.count
-                // The text's slots become records of the document.
-                let k = slots.count
-                if recordToken.count < records + k {
-                    let more = records + k - recordToken.count
-                    recordToken.append(contentsOf: repeatElement(0, count: more))
-                    recordText.append(contentsOf: repeatElement(0, count: more))
-                    recordField.append(contentsOf: repeatElement(0, count: more))
-                    recordTf.append(contentsOf: repeatElement(0, count: more))
-                    recordPositionStart.append(contentsOf: repeatElement(0, count: more))
-                }
-                let maxPositions = k * cap
-                if recordPositions.count < positionCount + maxPositions {
-                    recordPositions.append(contentsOf: repeatElement(0, count: positionCount + maxPositions - recordPositions.count))
-                }
-                let cap = self.cap
-                slots.token.withUnsafeBufferPointer { token in
-                slots.tf.withUnsafeBufferPointer { tf in
-                slots.positions.withUnsafeBufferPointer { positions in
-                recordToken.withUnsafeMutableBufferPointer { rToken in
-                recordText.withUnsafeMutableBufferPointer { rText in
-                recordField.withUnsafeMutableBufferPointer { rField in
-                recordTf.withUnsafeMutableBufferPointer { rTf in
-                recordPositionStart.withUnsafeMutableBufferPointer { rStart in
-                recordPositions.withUnsafeMutableBufferPointer { rPositions in
-                    for s in 0..<k {
-                        let r = records + s
-                        rToken[r] = token[s]
-                        rText[r] = text
-                        rField[r] = Int32(f)
-                        let count = tf[s]
-                        rTf[r] = count
-                        rStart[r] = Int32(positionCount)
-                        let m = min(Int(count), cap)
-                        for j in 0..<m { rPositions[positionCount + j] = positions[s * cap + j] }
-                        positionCount += m
-                    }
-                }}}}}}}}}
-                records += k
+                records = addRecords(text: text, field: Int32(f), from: records)
                 text += 1
             }
         }
@@ -415,9 +409,63 @@ struct WebChunk {
         return file(doc, doc: d, texts: Int(text), textBytes: textBytes, framing: framing)
     }
 
+    /// Adds a record per distinct token of the text just tokenized (tf and first positions),
+    /// after the document's first `records`; returns the new record count.
+    private mutating func addRecords(text: Int32, field: Int32, from records: Int) -> Int {
+        let n = tokenizer.count
+        let vocabulary = tokenizer.table.count
+        if stamp.count < vocabulary {
+            stamp.append(contentsOf: repeatElement(0, count: vocabulary - stamp.count))
+            recordOf.append(contentsOf: repeatElement(0, count: vocabulary - recordOf.count))
+        }
+        if recordToken.count < records + n {
+            let more = records + n - recordToken.count
+            recordToken.append(contentsOf: repeatElement(0, count: more))
+            recordText.append(contentsOf: repeatElement(0, count: more))
+            recordField.append(contentsOf: repeatElement(0, count: more))
+            recordTf.append(contentsOf: repeatElement(0, count: more))
+            recordPositions.append(contentsOf: repeatElement(0, count: more * max(cap, 1)))
+        }
+        textNumber += 1
+        let number = textNumber
+        let cap = self.cap
+        var used = records
+        tokenizer.ids.withUnsafeBufferPointer { ids in
+        tokenizer.positions.withUnsafeBufferPointer { tokenPositions in
+        stamp.withUnsafeMutableBufferPointer { stamp in
+        recordOf.withUnsafeMutableBufferPointer { recordOf in
+        recordToken.withUnsafeMutableBufferPointer { rToken in
+        recordText.withUnsafeMutableBufferPointer { rText in
+        recordField.withUnsafeMutableBufferPointer { rField in
+        recordTf.withUnsafeMutableBufferPointer { rTf in
+        recordPositions.withUnsafeMutableBufferPointer { rPositions in
+            for k in 0..<n {
+                let id = ids[k]
+                let t = Int(id)
+                let r: Int
+                if stamp[t] != number {
+                    stamp[t] = number
+                    r = used
+                    recordOf[t] = Int32(r)
+                    rToken[r] = id
+                    rText[r] = text
+                    rField[r] = field
+                    rTf[r] = 0
+                    used += 1
+                } else {
+                    r = Int(recordOf[t])
+                }
+                let f = Int(rTf[r])
+                if f < cap { rPositions[r * cap + f] = tokenPositions[k] }
+                rTf[r] = Int32(f + 1)
+            }
+        }}}}}}}}}
+        return used
+    }
+
     /// Encodes the current document's records into their tokens' streams (docs/search.md §6).
     private mutating func emit(records: Int, doc d: Int32, fieldLength: [Int]) {
-        state.grow(to: slots.vocabularySize)
+        state.grow(to: tokenizer.table.count)
         let fc = Int32(SearchIndex.fieldCount)
         let cap = self.cap
         let tokens = state.base
@@ -428,7 +476,6 @@ struct WebChunk {
         recordText.withUnsafeBufferPointer { rText in
         recordField.withUnsafeBufferPointer { rField in
         recordTf.withUnsafeBufferPointer { rTf in
-        recordPositionStart.withUnsafeBufferPointer { rStart in
         recordPositions.withUnsafeBufferPointer { rPositions in
             for r in 0..<records {
                 let token = tokens + Int(rToken[r])
@@ -464,7 +511,7 @@ struct WebChunk {
                 // Positions: the first with whether tf > 1, then tf − 2, then the gaps.
                 let tf = Int(rTf[r])
                 let m = min(tf, cap)
-                let p0 = Int(rStart[r])
+                let p0 = r * cap
                 let first = m > 0 ? rPositions[p0] : 0
                 n += WebDigits.write(UInt32(2 * first) + (tf > 1 ? 1 : 0), WebDigits.positionT, to: out + n, digits)
                 if tf > 1 { n += WebDigits.write(UInt32(tf - 2), WebDigits.smallT, to: out + n, digits) }
@@ -476,7 +523,7 @@ struct WebChunk {
                 }
                 token.pointee.count += n
             }
-        }}}}}}}
+        }}}}}}
     }
 
     /// `{"id","title"(when not the first text),"lang","url","texts":[[field,text,label,anchor]…]}`
@@ -514,8 +561,10 @@ struct WebChunk {
 
     /// Takes the vocabulary and drops the scratch buffers.
     mutating func finish() {
-        tokens = slots.takeTable()
-        recordToken = []; recordText = []; recordField = []; recordTf = []; recordPositionStart = []; recordPositions = []
+        tokens = tokenizer.takeTable()
+        tokenizer = SearchTokenizer()
+        stamp = []; recordOf = []
+        recordToken = []; recordText = []; recordField = []; recordTf = []; recordPositions = []
     }
 }
 

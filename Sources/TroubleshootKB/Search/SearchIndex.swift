@@ -88,8 +88,14 @@ public struct SearchIndex: Sendable {
 
     /// Positions of `documents` in index order: by id (UTF-8 byte order), equal ids in input order.
     static func documentOrder(_ documents: [SearchDocument]) -> [Int] {
-        documents.indices.sorted { a, b in
-            let x = documents[a].id, y = documents[b].id
+        documentOrder(count: documents.count) { documents[$0].id }
+    }
+
+    /// Positions `0..<count` in index order of the ids `id(i)`.
+    static func documentOrder(count: Int, id: (Int) -> String) -> [Int] {
+        let ids = (0..<count).map(id)
+        return ids.indices.sorted { a, b in
+            let x = ids[a], y = ids[b]
             if x == y { return a < b }
             return x.utf8.lexicographicallyPrecedes(y.utf8)
         }

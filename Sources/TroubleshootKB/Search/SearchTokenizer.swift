@@ -443,15 +443,7 @@ struct SearchTokenizer {
         let unigrams = mode == .document || len == 1
         if trackPositions { for k in 0..<len { scalarPositions[a + k] = pos + Int32(k) } }
         if interning && !tracksSources {
-            // Index mode: unigrams and bigrams by their scalars (bytes only for a new token).
-            for k in 0..<len {
-                let c = normalized[a + k]
-                if unigrams { internScalars(UInt64(c), c, nil, pos + Int32(k), a + k) }
-                if k + 1 < len {
-                    let d = normalized[a + k + 1]
-                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
-                }
-            }
+            emitCJKRunInterned(a, len, pos, unigrams: unigrams)
             return
         }
         for k in 0..<len {
@@ -466,6 +458,61 @@ struct SearchTokenizer {
                 SearchScalars.appendUTF8(c, to: &bytes)
                 SearchScalars.appendUTF8(normalized[a + k + 1], to: &bytes)
                 finishToken(start: s, position: pos + Int32(k), kind: Self.kindBigram, from: a + k, to: a + k + 2)
+            }
+        }
+    }
+
+    /// Index mode: the unigrams and bigrams of a run by their scalars. Tokens seen before are
+    /// written through pointers into room made for the run (at most two per scalar); a new one
+    /// is made, interned and remembered by `internScalars`.
+    private mutating func emitCJKRunInterned(_ a: Int, _ len: Int, _ pos: Int32, unigrams: Bool) {
+        if unigramIDs.isEmpty { unigramIDs = [Int32](repeating: -1, count: 0x10000) }
+        // Token j of the run: the unigram (j even) or the bigram (j odd) at scalar j / 2.
+        var j = unigrams ? 0 : 1
+        let end = 2 * len - 1
+        while j < end {
+            let start = ids.count
+            let room = end - j
+            ids.append(contentsOf: repeatElement(0, count: room))
+            positions.append(contentsOf: repeatElement(0, count: room))
+            var o = start
+            do {
+                // Copies of the maps, released before a new token changes them (no copy-on-write).
+                let known = unigramIDs, map = scalarTokens
+                normalized.withUnsafeBufferPointer { norm in
+                known.withUnsafeBufferPointer { known in
+                ids.withUnsafeMutableBufferPointer { ids in
+                positions.withUnsafeMutableBufferPointer { positions in
+                    while j < end {
+                        let k = j >> 1
+                        let c = norm[a + k]
+                        let id: Int32
+                        if j & 1 == 0 {
+                            id = c < 0x10000 ? known[Int(c)] : map.find(UInt64(c))
+                        } else {
+                            id = map.find((UInt64(c) + 1) << 21 | UInt64(norm[a + k + 1]))
+                        }
+                        if id < 0 { break }
+                        ids[o] = id
+                        positions[o] = pos + Int32(k)
+                        o += 1
+                        j += unigrams ? 1 : 2
+                    }
+                }}}}
+            }
+            ids.removeLast(start + room - o)
+            positions.removeLast(start + room - o)
+            if j < end {
+                // A token not seen before.
+                let k = j >> 1
+                let c = normalized[a + k]
+                if j & 1 == 0 {
+                    internScalars(UInt64(c), c, nil, pos + Int32(k), a + k)
+                } else {
+                    let d = normalized[a + k + 1]
+                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
+                }
+                j += unigrams ? 1 : 2
             }
         }
     }

@@ -19,11 +19,13 @@ struct SiteSearchExport {
 
     let export: SearchWebExport
 
-    /// Builds the web index of `entries` (documents are numbered in id order), its files
-    /// already wrapped as scripts.
+    /// Builds the web index of `entries` (documents are numbered in id order, as in
+    /// `SearchIndex.build`), its files already wrapped as scripts. Each entry becomes a search
+    /// document on the thread that tokenizes it.
     init(entries: [Entry], glossary: Glossary) {
-        let documents = entries.map { SearchDocument(entry: $0, url: SitePaths.entry($0.id)) }
-        export = SearchWebExport.build(documents: documents, glossary: SearchGlossary(glossary), framing: .script)
+        export = SearchWebExport.build(count: entries.count, id: { entries[$0].id },
+                                       document: { SearchDocument(entry: entries[$0], url: SitePaths.entry(entries[$0].id)) },
+                                       glossary: SearchGlossary(glossary), framing: .script)
     }
 
     /// Writes every file of the index into the staging folder.
