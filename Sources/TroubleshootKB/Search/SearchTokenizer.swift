@@ -126,6 +126,8 @@ struct SearchTokenizer {
     private var scalarTokens = ScalarTokenMap()
     /// Ids of the unigrams below U+10000 by scalar (-1: none yet; allocated on first use).
     private var unigramIDs: [Int32] = []
+    /// Where the tokens of a CJK run are gathered before they join `ids` and `positions`.
+    private let scratch = TokenScratch()
     private var latinRuns = LatinRunCache()
 
     /// Hands over the interned vocabulary (and forgets it).
@@ -192,24 +194,20 @@ struct SearchTokenizer {
                 normStart.append(contentsOf: repeatElement(0, count: bytes))
                 normEnd.append(contentsOf: repeatElement(0, count: bytes))
             }
-            let tracks = tracksSources
             var at = 0
             SearchScalars.properties.withUnsafeBufferPointer { tableBuffer in
                 let table = tableBuffer.baseAddress!
                 normalized.withUnsafeMutableBufferPointer { out in
                 classes.withUnsafeMutableBufferPointer { cls in
-                normStart.withUnsafeMutableBufferPointer { ns in
-                normEnd.withUnsafeMutableBufferPointer { ne in
-                    guard bytes > 0 else { return }
-                    var (c, width) = Self.decode(buf, 0)
-                    var p = SearchScalars.properties(c, table)
-                    while true {
-                        let next = at + width
-                        var d: UInt32 = 0, dWidth = 0, q: UInt8 = 0
-                        if next < bytes {
-                            (d, dWidth) = Self.decode(buf, next)
-                            q = SearchScalars.properties(d, table)
-                            if q & SearchScalars.segmentBit == 0 { break }
+                    var previous = 0
+                    while at < bytes {
+                        let (c, width) = Self.decode(buf, at)
+                        let p = SearchScalars.properties(c, table)
+                        if p & SearchScalars.segmentBit == 0 {
+                            // c belongs to the segment of the scalar before: that one goes the
+                            // slow way too.
+                            if i > 0 { i -= 1; at = previous }
+                            break
                         }
                         if p & SearchScalars.inertBit != 0 {
                             out[i] = c
@@ -221,19 +219,21 @@ struct SearchTokenizer {
                         } else {
                             break
                         }
-                        if tracks { ns[i] = Int32(i); ne[i] = Int32(i + 1) }
                         i += 1
-                        at = next
-                        if at >= bytes { break }
-                        c = d
-                        width = dWidth
-                        p = q
+                        previous = at
+                        at += width
                     }
-                }}}}
+                }}
+            }
+            if tracksSources {
+                normStart.withUnsafeMutableBufferPointer { ns in
+                normEnd.withUnsafeMutableBufferPointer { ne in
+                    for k in 0..<i { ns[k] = Int32(k); ne[k] = Int32(k + 1) }
+                }}
             }
             normalized.removeLast(bytes - i)
             classes.removeLast(bytes - i)
-            if tracks { normStart.removeLast(bytes - i); normEnd.removeLast(bytes - i) }
+            if tracksSources { normStart.removeLast(bytes - i); normEnd.removeLast(bytes - i) }
             finished = at >= bytes
             if !finished { decodeUTF8(buf) }
         }
@@ -471,18 +471,16 @@ struct SearchTokenizer {
         var j = unigrams ? 0 : 1
         let end = 2 * len - 1
         while j < end {
-            let start = ids.count
             let room = end - j
-            ids.append(contentsOf: repeatElement(0, count: room))
-            positions.append(contentsOf: repeatElement(0, count: room))
-            var o = start
+            let scratch = self.scratch
+            scratch.reserve(room)
+            let runIDs = scratch.ids, runPositions = scratch.positions
+            var o = 0
             do {
                 // Copies of the maps, released before a new token changes them (no copy-on-write).
                 let known = unigramIDs, map = scalarTokens
                 normalized.withUnsafeBufferPointer { norm in
                 known.withUnsafeBufferPointer { known in
-                ids.withUnsafeMutableBufferPointer { ids in
-                positions.withUnsafeMutableBufferPointer { positions in
                     while j < end {
                         let k = j >> 1
                         let c = norm[a + k]
@@ -493,15 +491,15 @@ struct SearchTokenizer {
                             id = map.find((UInt64(c) + 1) << 21 | UInt64(norm[a + k + 1]))
                         }
                         if id < 0 { break }
-                        ids[o] = id
-                        positions[o] = pos + Int32(k)
+                        runIDs[o] = id
+                        runPositions[o] = pos + Int32(k)
                         o += 1
                         j += unigrams ? 1 : 2
                     }
-                }}}}
+                }}
             }
-            ids.removeLast(start + room - o)
-            positions.removeLast(start + room - o)
+            ids.append(contentsOf: UnsafeBufferPointer(start: runIDs, count: o))
+            positions.append(contentsOf: UnsafeBufferPointer(start: runPositions, count: o))
             if j < end {
                 // A token not seen before.
                 let k = j >> 1
@@ -676,6 +674,32 @@ struct SearchTokenizer {
             return
         }
         if at(2) != u && at(2) != sC && at(2) != o && at(2) != i { bytes.removeLast() }
+    }
+}
+
+/// Scratch memory of a tokenizer: token ids and positions of a run, written through pointers.
+final class TokenScratch {
+    private(set) var ids: UnsafeMutablePointer<Int32>
+    private(set) var positions: UnsafeMutablePointer<Int32>
+    private var capacity = 256
+
+    init() {
+        ids = .allocate(capacity: capacity)
+        positions = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        ids.deallocate()
+        positions.deallocate()
+    }
+
+    /// Room for `n` tokens (the contents are not kept).
+    func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        while capacity < n { capacity *= 2 }
+        ids.deallocate(); positions.deallocate()
+        ids = .allocate(capacity: capacity)
+        positions = .allocate(capacity: capacity)
     }
 }
 
