@@ -1,9 +1,9 @@
 import Foundation
-import Dispatch
 
 /// The in-browser search index of the site (docs/search.md "Web index", docs/site.md
-/// "Search"): the web export of the same `SearchIndex` that `kb search` uses, wrapped as script
-/// files so that it loads from `file://` too (browsers refuse `fetch()` there).
+/// "Search"): the web export (`SearchWebExport`) of the entries, ranked in the browser as
+/// `kb search` ranks them, as script files so that it loads from `file://` too (browsers
+/// refuse `fetch()` there).
 ///
 /// - `search/meta.js`: `__kbSearchData("meta", 0, {…});` ranking parameters and the glossary
 ///   (nothing per document, so it stays small), loaded on the first query
@@ -11,7 +11,7 @@ import Dispatch
 ///   (a token with many records is named there with the number k of its own file)
 /// - `search/token-<k>.js`: `__kbSearchData("token", k, {…});` postings of one such token
 /// - `search/doc-<d>.js`: `__kbSearchData("doc", d, {…});` id, title, URL, language and texts
-///   (field, anchor, label, text) of document d, loaded for shown results only
+///   (field, text, label, anchor) of document d, loaded for shown results only
 /// - `search/filters.js`: `__kbSearchData("filters", 0, {…});` language, status and tags of
 ///   every document, loaded only to filter
 struct SiteSearchExport {
