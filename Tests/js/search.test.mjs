@@ -1,5 +1,5 @@
 // Ranking parity: the web fixture (Tests/TroubleshootKBTests/Search/Fixtures) is the test corpus
-// exported by Swift (SearchIndex.webExport) together with the results Swift's SearchIndex.search
+// exported by Swift (SearchWebExport.build) together with the results Swift's SearchIndex.search
 // gives for a list of queries. The Swift test SearchWebFixtureTests fails if the fixture is stale;
 // this test checks that search-core.js returns the same results and scores.
 import { test } from 'node:test';

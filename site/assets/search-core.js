@@ -460,6 +460,13 @@
   var B64_VALUE = new Int8Array(128).fill(-1);
   for (var bi = 0; bi < 64; bi++) B64_VALUE[B64.charCodeAt(bi)] = bi;
 
+  // Postings digits (docs/search.md §6): the 90 printable ASCII characters from space to '~'
+  // except " & < > \, in value order; a number below t is one digit, a larger one v is the digit
+  // t + (v - t) % (90 - t) followed by the number (v - t) / (90 - t). t per kind of number:
+  var DIGIT_VALUE = new Int8Array(128).fill(-1);
+  for (var dc = 0x20, dv = 0; dc <= 0x7E; dc++) if ('"&<>\\'.indexOf(String.fromCharCode(dc)) < 0) DIGIT_VALUE[dc] = dv++;
+  var T_HEAD = 80, T_TEXT = 80, T_LENGTH = 64, T_POSITION = 80, T_SMALL = 80;
+
   /** Decodes base-64 varints (5 bits per character, low first, +32 when more follow). */
   function decodeVarints(str) {
     var out = [], v = 0, shift = 0;
@@ -474,7 +481,7 @@
   }
 
   function Index(meta) {
-    if (!meta || meta.format !== 'kb-search' || meta.version !== 4) throw new Error('KBSearch: unsupported index');
+    if (!meta || meta.format !== 'kb-search' || meta.version !== 5) throw new Error('KBSearch: unsupported index');
     this.meta = meta;
     this.glossary = compileGlossary(meta.glossary || []);
     this.codeField = meta.fields.indexOf('code');
@@ -514,16 +521,19 @@
   };
 
   Index.prototype.addTokenFile = function (k, file) {
-    if (!file || file.v !== 4) throw new Error('KBSearch: unsupported token file');
+    if (!file || file.v !== 5) throw new Error('KBSearch: unsupported token file');
     this.tokenFiles[k] = file.t;
   };
 
   Index.prototype.addShard = function (i, shard) {
-    if (!shard || shard.v !== 4) throw new Error('KBSearch: unsupported shard');
+    if (!shard || shard.v !== 5) throw new Error('KBSearch: unsupported shard');
     this.shards[i] = shard.t;
   };
 
-  /** Document d's file ({id, title, lang, url, texts: [[field, anchor, label, text]]}). */
+  /**
+   * Document d's file ({id, title, lang, url, texts: [[field, text, label, anchor]]}); title is
+   * left out when it is the first text, and a text's trailing nulls are left out.
+   */
   Index.prototype.addDoc = function (d, doc) {
     if (!doc || typeof doc.id !== 'string' || !Array.isArray(doc.texts)) throw new Error('KBSearch: unsupported document');
     this.docs[d] = doc;
@@ -537,7 +547,7 @@
 
   /** The filter data (search-filters.json); needed only to search with filters. */
   Index.prototype.addFilters = function (data) {
-    if (!data || data.v !== 4) throw new Error('KBSearch: unsupported filters');
+    if (!data || data.v !== 5) throw new Error('KBSearch: unsupported filters');
     var nums = decodeVarints(data.docs), n = this.meta.n, docs = new Array(n), k = 0;
     for (var d = 0; d < n; d++) {
       var doc = { lang: data.values[nums[k]], status: data.values[nums[k + 1]], tags: [] };
@@ -556,10 +566,11 @@
     if (!doc) throw new Error('KBSearch: document ' + r.docIndex + ' not loaded');
     var t = doc.texts[r.textIndex] || [];
     if (r.field == null && t[0] !== undefined) r.field = this.meta.fields[t[0]];
-    r.id = doc.id; r.title = doc.title; r.url = doc.url; r.lang = doc.lang;
-    r.anchor = t[1] === undefined ? null : t[1];
-    r.label = t[2] === undefined ? null : t[2];
-    r.text = t[3] === undefined ? '' : t[3];
+    r.id = doc.id; r.url = doc.url; r.lang = doc.lang;
+    r.title = doc.title !== undefined ? doc.title : (doc.texts.length ? doc.texts[0][1] : doc.id);
+    r.text = t[1] === undefined ? '' : t[1];
+    r.label = t[2] == null ? null : t[2];
+    r.anchor = t[3] == null ? null : t[3];
     return r;
   };
 
@@ -580,27 +591,47 @@
     }
     var e = null;
     if (raw) {
-      var cap = this.meta.maxPositions;
-      var nums = decodeVarints(raw[2]);
+      var cap = this.meta.maxPositions, fc = this.meta.fields.length;
+      var str = raw[2], at = 0, end = str.length;
+      // The next number with terminal count tc (see DIGITS).
+      var next = function (tc) {
+        var v = 0, m = 1;
+        for (;;) {
+          if (at >= end) throw new Error('KBSearch: bad postings of ' + token);
+          var c = str.charCodeAt(at++), x = c < 128 ? DIGIT_VALUE[c] : -1;
+          if (x < 0) throw new Error('KBSearch: bad postings of ' + token);
+          v += x * m;
+          if (x < tc) return v;
+          m *= 90 - tc;
+        }
+      };
       var doc = [], text = [], field = [], flen = [], tf = [], posStart = [], pos = [];
-      var fc = this.meta.fields.length;
-      var k = 0, d = 0, t = 0, prevField = -1, len = 0;
-      while (k < nums.length) {
-        // Same document as the record before: 2 × (text gap − 1); else 2 × document gap + 1, text.
-        var head = nums[k++], same = (head & 1) === 0;
-        if (same) { t += head / 2 + 1; } else { d += (head - 1) / 2; t = nums[k++]; }
-        doc.push(d); text.push(t);
-        // tf × fields + field, then the field's length once per (document, field) run.
-        var tfField = nums[k++], fd = tfField % fc, f = (tfField - fd) / fc;
-        if (!(same && fd === prevField)) len = nums[k++];
-        prevField = fd;
-        field.push(fd); flen.push(len); tf.push(f);
+      var d = 0, t = 0, f = 0, len = 0;
+      while (at < end) {
+        // Head: odd, 2 × document gap + 1, then text × fields + field and the field's length;
+        // even, 2 × ((text gap − 1) × fields + field step), then the length if the field changed.
+        var head = next(T_HEAD);
+        if (head % 2 === 1) {
+          d += (head - 1) / 2;
+          var tfd = next(T_TEXT);
+          f = tfd % fc; t = (tfd - f) / fc;
+          len = next(T_LENGTH);
+        } else {
+          var step = (head / 2) % fc;
+          t += (head / 2 - step) / fc + 1;
+          if (step) { f += step; len = next(T_LENGTH); }
+        }
+        // First position × 2 + (tf > 1), then tf − 2 when tf > 1, then the position gaps.
+        var p0 = next(T_POSITION), count = p0 % 2 === 1 ? next(T_SMALL) + 2 : 1;
+        doc.push(d); text.push(t); field.push(f); flen.push(len); tf.push(count);
         posStart.push(pos.length);
-        var p = 0, m = Math.min(f, cap);
-        for (var j = 0; j < m; j++) { p += nums[k + j]; pos.push(p); }
-        k += m;
+        var m = Math.min(count, cap);
+        if (m > 0) {
+          var p = (p0 - p0 % 2) / 2;
+          pos.push(p);
+          for (var j = 1; j < m; j++) { p += next(T_SMALL); pos.push(p); }
+        }
       }
-      if (k !== nums.length) throw new Error('KBSearch: bad postings of ' + token);
       e = { df: raw[0], idf: raw[1], doc: doc, text: text, field: field, flen: flen, tf: tf, posStart: posStart, pos: pos };
     }
     this.entries[token] = e;

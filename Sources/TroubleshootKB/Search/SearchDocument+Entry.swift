@@ -4,10 +4,11 @@ import Foundation
 extension SearchDocument {
     public init(entry: Entry, url: String? = nil) {
         let meta = entry.metadata
-        var fields: [SearchField: [FieldText]] = [:]
+        // Each field's texts in order (a dictionary only at the end).
+        var lists = [[FieldText]](repeating: [], count: SearchField.allCases.count)
         func add(_ field: SearchField, _ text: String, anchor: String? = nil, label: String? = nil) {
             guard !text.isEmpty else { return }
-            fields[field, default: []].append(FieldText(text, anchor: anchor, label: label))
+            lists[field.rawValue].append(FieldText(text, anchor: anchor, label: label))
         }
         add(.title, meta.title)
         if let heading = entry.titleHeading, heading != meta.title { add(.title, heading) }
@@ -17,34 +18,43 @@ extension SearchDocument {
         add(.body, meta.summary)
         for attempt in entry.attempts {
             let prefix = Self.headingPrefix(attempt)
+            let anchor = attempt.anchor
             for part in attempt.parts where !part.text.isEmpty {
                 let label = "\(prefix) — \(Self.labelAsWritten(part))"
                 switch part.role {
                 case .result, .failure, .cause:
-                    add(.attempts, part.text, anchor: attempt.anchor, label: label)
+                    add(.attempts, part.text, anchor: anchor, label: label)
                 case .code:
-                    add(.code, part.text, anchor: attempt.anchor, label: label)
+                    add(.code, part.text, anchor: anchor, label: label)
                 case .idea, .detail:
-                    add(.body, part.text, anchor: attempt.anchor, label: label)
+                    add(.body, part.text, anchor: anchor, label: label)
                 }
             }
-            add(.body, attempt.title, anchor: attempt.anchor, label: prefix)
+            add(.body, attempt.title, anchor: anchor, label: prefix)
         }
         if let fix = entry.fix { add(.fix, fix.text, anchor: "fix", label: fix.heading) }
         for section in [entry.sideEffects, entry.lessons] + entry.notes.map(Optional.some) {
             guard let section else { continue }
             add(.body, section.text, label: section.heading)
         }
+        var fields: [SearchField: [FieldText]] = [:]
+        for field in SearchField.allCases where !lists[field.rawValue].isEmpty { fields[field] = lists[field.rawValue] }
         self.init(id: entry.id, lang: meta.lang, tags: meta.tags, status: meta.status?.rawValue ?? "",
                   title: meta.title.isEmpty ? entry.id : meta.title, url: url, fields: fields)
     }
 
     /// `시도 2` of `시도 2: 제목`: the heading up to its title.
     static func headingPrefix(_ attempt: Attempt) -> String {
-        guard !attempt.title.isEmpty, let range = attempt.heading.range(of: attempt.title, options: .backwards) else {
-            return attempt.heading
+        guard !attempt.title.isEmpty else { return attempt.heading }
+        var prefix: String
+        let heading = attempt.heading.utf8, title = attempt.title.utf8
+        if heading.count > title.count, heading.suffix(title.count).elementsEqual(title) {
+            // The usual case: the heading ends with the title (its last occurrence).
+            prefix = String(decoding: attempt.heading.utf8.dropLast(title.count), as: UTF8.self)
+        } else {
+            guard let range = attempt.heading.range(of: attempt.title, options: .backwards) else { return attempt.heading }
+            prefix = String(attempt.heading[..<range.lowerBound])
         }
-        var prefix = String(attempt.heading[..<range.lowerBound])
         while let last = prefix.unicodeScalars.last, VocabularyMatcher.isSeparator(last), last != ")" && last != "）" {
             prefix.unicodeScalars.removeLast()
         }
@@ -53,21 +63,26 @@ extension SearchDocument {
 
     /// The label as the writer wrote it (`결과`, `原因`), or the role for unlabelled blocks.
     static func labelAsWritten(_ part: AttemptPart) -> String {
-        let text = part.block.plainText
-        // The first colon within the label window, found without copying the scalars.
-        let view = text.unicodeScalars
-        var colon: String.UnicodeScalarView.Index? = nil
-        var index = view.startIndex
-        var seen = 0
-        while index != view.endIndex && seen < VocabularyMatcher.labelWindow {
-            if VocabularyMatcher.isColon(view[index]) { colon = index; break }
-            view.formIndex(after: &index)
-            seen += 1
+        // A code block's text is the block's text: nothing was taken off.
+        if case .codeBlock = part.block.kind { return part.role.rawValue }
+        var text = part.block.plainText
+        // A label was taken off when the part's text is shorter than the block's (the text is
+        // a run of the block's scalars, so comparing UTF-8 lengths is comparing scalar counts).
+        guard text.utf8.count > part.text.utf8.count else { return part.role.rawValue }
+        // The first colon (`:` or `：`, EF BC 9A) within the label window, in the UTF-8 bytes.
+        let colon: Int? = text.withUTF8 { bytes in
+            var i = 0, seen = 0
+            while i < bytes.count && seen < VocabularyMatcher.labelWindow {
+                let b = bytes[i]
+                if b == 0x3A { return i }
+                if b == 0xEF, i + 2 < bytes.count, bytes[i + 1] == 0xBC, bytes[i + 2] == 0x9A { return i }
+                i += 1
+                while i < bytes.count && bytes[i] & 0xC0 == 0x80 { i += 1 }
+                seen += 1
+            }
+            return nil
         }
-        if let colon, view.count > part.text.unicodeScalars.count {
-            return String(view[..<colon]).trimmingSpaces()
-        }
-        return part.role.rawValue
+        guard let colon else { return part.role.rawValue }
+        return String(decoding: text.utf8.prefix(colon), as: UTF8.self).trimmingSpaces()
     }
 }
-

@@ -1,11 +1,17 @@
 import Foundation
 import Dispatch
 
-/// The index in the JSON form the browser loads (docs/search.md, "Web index"): a small
-/// metadata file (parameters and glossary, nothing per document), postings shards, one file per
-/// token with many records, one file per document with what a shown result needs, and the
-/// filter data.
+/// The index in the form the browser loads (docs/search.md §6, web format 5): a small metadata
+/// file (parameters and glossary, nothing per document), postings shards, one file per token
+/// with many records, one file per document with what a shown result needs, and the filter
+/// data. Built straight from the documents (`build`): the postings are encoded in the web form
+/// as the texts are tokenized, with the same statistics as `SearchIndex.build`, so the browser
+/// ranks as `SearchIndex.search` does.
 public struct SearchWebExport: Sendable {
+    /// How each file is wrapped: plain JSON (`search-meta.json`, …), or a script calling
+    /// `__kbSearchData(kind, n, JSON);` (`search/meta.js`, …; loads from `file://` too).
+    public enum Framing: Sendable { case json, script }
+
     /// `search-meta.json`.
     public var meta: Data
     /// `search-shard-<i>.json` for i in 0..<shards.count.
@@ -17,60 +23,260 @@ public struct SearchWebExport: Sendable {
     public var docs: [Data]
     /// `search-filters.json`: language, tags and status of every document (loaded only to filter).
     public var filters: Data
+
+    /// Version of the web format (5: postings in 90-character varints with one head per
+    /// record; document files without repeated titles and empty anchors and labels).
+    public static let formatVersion = 5
+    /// The function the script files call.
+    public static let callback = "__kbSearchData"
+    /// Tokens with more records than this get a postings file of their own (`tokenFiles`).
+    public static let defaultOwnFileRecords = 128
+    /// Shards hold about this many bytes (tokens with a file of their own count by their name).
+    public static let defaultShardBytes = 300
 }
 
-/// Numbers as base-64 varints (docs/search.md §6): each character carries 5 bits, low bits
-/// first, plus 32 when more characters follow.
-struct WebVarints {
-    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-    var bytes: [UInt8] = []
+/// Numbers in the web postings (docs/search.md §6): digits over the 90 printable ASCII characters
+/// that need no escape in JSON or HTML, low digits first, in a mixed radix per kind of number: a
+/// number `v` below `t` is one character (digit `v`); a larger one is digit `t + (v − t) % (90 − t)`
+/// followed by the number `(v − t) / (90 − t)`.
+enum WebDigits {
+    /// The 90 characters, in value order: space to `~` except `"`, `&`, `<`, `>` and `\`.
+    static let alphabet: [UInt8] = Array(0x20...0x7E).filter { $0 != 0x22 && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x5C }
+    static let radix: UInt32 = 90
+    /// `t` of each kind of number: record heads (`A`), a first record's text and field (`B`),
+    /// field lengths (`L`), first positions (`P`), other small numbers (`D`: tf − 2, position gaps).
+    static let headT: UInt32 = 80, textT: UInt32 = 80, lengthT: UInt32 = 64, positionT: UInt32 = 80, smallT: UInt32 = 80
+    /// Longest number (a UInt32 in any of the kinds above).
+    static let maxLength = [headT, textT, lengthT, positionT, smallT].map { length(.max, $0) }.max()!
 
+    /// Writes `v` at `p` with terminal count `t`; returns the number of characters.
     @inline(__always)
-    mutating func append(_ v: UInt32) {
+    static func write(_ v: UInt32, _ t: UInt32, to p: UnsafeMutableRawPointer, _ digits: UnsafePointer<UInt8>) -> Int {
         var v = v
-        while v >= 32 { bytes.append(Self.alphabet[Int(32 | (v & 31))]); v >>= 5 }
-        bytes.append(Self.alphabet[Int(v)])
+        var n = 0
+        let c = radix - t
+        while v >= t {
+            v -= t
+            p.storeBytes(of: digits[Int(t + v % c)], toByteOffset: n, as: UInt8.self)
+            v /= c
+            n += 1
+        }
+        p.storeBytes(of: digits[Int(v)], toByteOffset: n, as: UInt8.self)
+        return n + 1
+    }
+
+    /// Number of characters of `v` with terminal count `t`.
+    static func length(_ v: UInt32, _ t: UInt32) -> Int {
+        var v = v
+        var n = 1
+        let c = radix - t
+        while v >= t { v = (v - t) / c; n += 1 }
+        return n
     }
 }
 
-extension SearchIndex {
-    /// Version of the web (JSON) format (4: the metadata holds no per-document data; each
-    /// posting record carries its text's field and, once per document and field, the field's
-    /// length, so the metadata stays small however many documents there are).
-    public static let webFormatVersion = 4
-
+extension SearchWebExport {
     /// The shard of a token: FNV-1a 32 over its UTF-8 bytes, modulo `shardCount`.
     public static func shard(ofToken token: String, shardCount: Int) -> Int {
         Int(SearchAnalyzer.tokenHash(token) % UInt32(max(1, shardCount)))
     }
 
-    /// Tokens with more records than this get a postings file of their own (`tokenFiles`).
-    public static let defaultOwnFileRecords = 128
-
-    /// A power of two so that shards hold about `targetBytes` each, and at most about one token
-    /// each (1...65536): small shards, so that a query loads little besides its own tokens.
-    /// Tokens with a file of their own count only for their name in the shard.
-    public func recommendedShardCount(targetBytes: Int = 8_000, ownFileRecords: Int = SearchIndex.defaultOwnFileRecords) -> Int {
-        // Rough size: about 8 characters per record, and the token strings.
-        var estimate = 0
-        for t in 0..<tokens.count {
-            let records = Int(recordCount[t])
-            estimate += (records > ownFileRecords ? 8 : records * 8 + 24) + tokens.bytes.count / max(1, tokens.count) + 4
-        }
-        var count = 1
-        while count < 65536 && count * 2 <= max(1, tokens.count) && estimate / count > targetBytes { count *= 2 }
-        return count
+    /// Builds the web form of an index over `documents` (the same documents, parameters and
+    /// glossary give the same ranking as `SearchIndex.build`). Documents are numbered in id order
+    /// (UTF-8 byte order; equal ids keep their order). `shardCount` defaults to a power of two
+    /// giving shards of about `defaultShardBytes`; tokens with more than `ownFileRecords` records
+    /// get a file of their own. Tokenizing, document files and postings files are made on all cores;
+    /// the bytes do not depend on how the work is spread.
+    public static func build(documents: [SearchDocument], parameters: SearchParameters = .default,
+                             glossary: SearchGlossary = .empty, shardCount requestedShards: Int? = nil,
+                             ownFileRecords: Int = defaultOwnFileRecords, framing: Framing = .json) -> SearchWebExport {
+        build(documents: documents, parameters: parameters, glossary: glossary, shardCount: requestedShards,
+              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil)
     }
 
-    /// The web form with `shardCount` shards (default: `recommendedShardCount()`); tokens with
-    /// more than `ownFileRecords` records get a file of their own.
-    public func webExport(shardCount: Int? = nil, ownFileRecords: Int = SearchIndex.defaultOwnFileRecords) -> SearchWebExport {
-        let shardCount = max(1, shardCount ?? recommendedShardCount(ownFileRecords: ownFileRecords))
-        let fc = SearchIndex.fieldCount
-        let n = ids.count
+    static func build(documents: [SearchDocument], parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
+                      shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
+                      framing: Framing = .json, chunkCount requested: Int?) -> SearchWebExport {
+        build(count: documents.count, id: { documents[$0].id }, document: { documents[$0] }, parameters: parameters,
+              glossary: glossary, shardCount: requestedShards, ownFileRecords: ownFileRecords, framing: framing,
+              chunkCount: requested)
+    }
 
-        var m = JSONWriter()
-        m.raw("{\"format\":\"kb-search\",\"version\":"); m.int(SearchIndex.webFormatVersion)
+    /// The same over `count` documents made on demand: `document(i)` is called once per
+    /// document, on the thread that tokenizes it (its texts are then hot, and it is dropped as
+    /// soon as it is read); `id(i)` must be its id.
+    public static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
+                             parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
+                             shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
+                             framing: Framing = .json) -> SearchWebExport {
+        build(count: count, id: id, document: document, parameters: parameters, glossary: glossary, shardCount: requestedShards,
+              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil)
+    }
+
+    static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
+                      parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
+                      shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
+                      framing: Framing = .json, chunkCount requested: Int?) -> SearchWebExport {
+        let order = SearchIndex.documentOrder(count: count, id: id)
+        let n = order.count
+        let fc = SearchIndex.fieldCount
+        let cap = max(0, parameters.maxPositions)
+
+        // Chunks of documents, tokenized in parallel; each document's file is made as it is read.
+        let chunkCount = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount * 4, requested == nil ? n / 100 : max(1, n)))
+        let chunkBuffer = UnsafeMutableBufferPointer<WebChunk?>.allocate(capacity: chunkCount)
+        chunkBuffer.initialize(repeating: nil)
+        let docBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: n)
+        docBuffer.initialize(repeating: Data())
+        // What the filters need of each document: language, status and tags.
+        let filterBuffer = UnsafeMutableBufferPointer<(String, String, [String])>.allocate(capacity: n)
+        filterBuffer.initialize(repeating: ("", "", []))
+        defer {
+            chunkBuffer.deinitialize(); chunkBuffer.deallocate()
+            docBuffer.deinitialize(); docBuffer.deallocate()
+            filterBuffer.deinitialize(); filterBuffer.deallocate()
+        }
+        nonisolated(unsafe) let chunkOutput = chunkBuffer
+        nonisolated(unsafe) let docOutput = docBuffer
+        nonisolated(unsafe) let filterOutput = filterBuffer
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
+            let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
+            var chunk = WebChunk(cap: cap, glossary: glossary)
+            for d in lo..<hi {
+                let doc = document(order[d])
+                filterOutput[d] = (doc.lang, doc.status, doc.tags)
+                docOutput[d] = chunk.add(doc, doc: Int32(d), framing: framing)
+            }
+            chunk.finish()
+            chunkOutput[c] = chunk
+        }
+        let chunks = chunkBuffer.map { $0! }
+
+        // Vocabulary in first-appearance order (as if built serially), with each token's parts.
+        var tokens = TokenTable()
+        var df: [Int32] = [], records: [Int32] = []
+        var maps: [[Int32]] = []
+        for chunk in chunks {
+            var map = [Int32](repeating: 0, count: chunk.tokens.count)
+            chunk.tokens.bytes.withUnsafeBufferPointer { bytes in
+                for i in 0..<chunk.tokens.count {
+                    let s = chunk.tokens.start(i)
+                    let (id, isNew) = tokens.intern(bytes.baseAddress! + s, Int(chunk.tokens.ends[i]) - s, hash: chunk.tokens.hashes[i])
+                    if isNew { df.append(0); records.append(0) }
+                    df[Int(id)] += chunk.state[i].documentFrequency
+                    records[Int(id)] += chunk.state[i].recordCount
+                    map[i] = id
+                }
+            }
+            maps.append(map)
+        }
+        let v = tokens.count
+        // Each token's postings: per chunk, the head of its first record (the document gap from
+        // the last record of the chunks before), then the chunk's stream.
+        var postingLength = [Int](repeating: 0, count: v)
+        var partStart = [Int](repeating: 0, count: v + 1)
+        for (c, chunk) in chunks.enumerated() {
+            for i in 0..<chunk.tokens.count { partStart[Int(maps[c][i]) + 1] += 1 }
+        }
+        for t in 0..<v { partStart[t + 1] += partStart[t] }
+        var parts = [(chunk: Int32, token: Int32, head: UInt32)](repeating: (0, 0, 0), count: partStart[v])
+        var fill = partStart
+        var prevLast = [Int32](repeating: 0, count: v)
+        for (c, chunk) in chunks.enumerated() {
+            for i in 0..<chunk.tokens.count {
+                let g = Int(maps[c][i])
+                let head = UInt32(2 * (chunk.state[i].firstDoc - prevLast[g]) + 1)
+                parts[fill[g]] = (Int32(c), Int32(i), head)
+                fill[g] += 1
+                postingLength[g] += WebDigits.length(head, WebDigits.headT) + chunk.state[i].count
+                prevLast[g] = chunk.state[i].lastDoc
+            }
+        }
+
+        // Statistics, exactly as SearchIndex computes them.
+        var totalLength = [Int](repeating: 0, count: fc)
+        for chunk in chunks { for f in 0..<fc { totalLength[f] += chunk.totalLength[f] } }
+        let averageFieldLengths = totalLength.map { n == 0 ? 0 : Double($0) / Double(n) }
+        let idf = df.map { SearchIndex.idf(df: Double($0), n: Double(n)) }
+        let idfUnknown = SearchIndex.idf(df: 0, n: Double(n))
+
+        // Shards and token files.
+        var ownFile = [Int32](repeating: -1, count: v)
+        var ownFileTokens: [Int32] = []
+        var inlineBytes = 0
+        for t in 0..<v {
+            let name = Int(tokens.ends[t]) - tokens.start(t)
+            if Int(records[t]) > ownFileRecords {
+                ownFile[t] = Int32(ownFileTokens.count)
+                ownFileTokens.append(Int32(t))
+                inlineBytes += name + 8
+            } else {
+                inlineBytes += name + postingLength[t] + 32
+            }
+        }
+        let shardCount = max(1, requestedShards ?? recommendedShardCount(inlineBytes: inlineBytes, tokenCount: v))
+        var tokensOfShard = [[Int32]](repeating: [], count: shardCount)
+        for t in 0..<v { tokensOfShard[Int(tokens.hashes[t] % UInt32(shardCount))].append(Int32(t)) }
+
+        let version = SearchWebExport.formatVersion
+        let vocabulary = tokens, lengths = postingLength, dfs = df, idfs = idf, partList = parts, partBounds = partStart
+        let streams = chunks.map(\.state)
+        /// `"token":[df,idf,"<postings>"]`.
+        @Sendable func writeToken(_ t: Int, into w: inout WebBytes) {
+            vocabulary.bytes.withUnsafeBufferPointer { b in w.string(UnsafeBufferPointer(rebasing: b[vocabulary.start(t)..<Int(vocabulary.ends[t])])) }
+            w.raw(":["); w.int(Int(dfs[t])); w.raw(","); w.double(idfs[t]); w.raw(",\"")
+            let p = w.reserve(lengths[t])
+            var o = 0
+            WebDigits.alphabet.withUnsafeBufferPointer { digits in
+                for k in partBounds[t]..<partBounds[t + 1] {
+                    let part = partList[k]
+                    o += WebDigits.write(part.head, WebDigits.headT, to: UnsafeMutableRawPointer(p + o), digits.baseAddress!)
+                    let stream = streams[Int(part.chunk)].bytes(Int(part.token))
+                    if stream.count > 0 { UnsafeMutableRawPointer(p + o).copyMemory(from: stream.baseAddress!, byteCount: stream.count) }
+                    o += stream.count
+                }
+            }
+            w.advance(by: o)
+            w.raw("\"]")
+        }
+        let fileCount = shardCount + ownFileTokens.count
+        let fileBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: fileCount)
+        fileBuffer.initialize(repeating: Data())
+        defer { fileBuffer.deinitialize(); fileBuffer.deallocate() }
+        nonisolated(unsafe) let fileOutput = fileBuffer
+        let shardTokens = tokensOfShard, bigTokens = ownFileTokens, fileOf = ownFile
+        DispatchQueue.concurrentPerform(iterations: fileCount) { k in
+            var w = WebBytes(capacity: k < shardCount ? 4096 : lengths[Int(bigTokens[k - shardCount])] + 256)
+            if k < shardCount {
+                open(&w, framing, "shard", k)
+                w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
+                for (j, t32) in shardTokens[k].enumerated() {
+                    let t = Int(t32)
+                    if j > 0 { w.raw(",") }
+                    if fileOf[t] >= 0 {
+                        vocabulary.bytes.withUnsafeBufferPointer { b in w.string(UnsafeBufferPointer(rebasing: b[vocabulary.start(t)..<Int(vocabulary.ends[t])])) }
+                        w.raw(":"); w.int(Int(fileOf[t]))
+                    } else {
+                        writeToken(t, into: &w)
+                    }
+                }
+                w.raw("}}")
+                close(&w, framing)
+            } else {
+                open(&w, framing, "token", k - shardCount)
+                w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
+                writeToken(Int(bigTokens[k - shardCount]), into: &w)
+                w.raw("}}")
+                close(&w, framing)
+            }
+            fileOutput[k] = w.take()
+        }
+        let files = Array(fileBuffer)
+
+        // Metadata: parameters and glossary, nothing per document.
+        var m = WebBytes()
+        open(&m, framing, "meta", 0)
+        m.raw("{\"format\":\"kb-search\",\"version\":"); m.int(version)
         m.raw(",\"k1\":"); m.double(parameters.k1)
         m.raw(",\"b\":"); m.double(parameters.b)
         m.raw(",\"beta\":"); m.double(parameters.beta)
@@ -81,7 +287,7 @@ extension SearchIndex {
         m.raw("],\"avgFieldLengths\":["); for (i, a) in averageFieldLengths.enumerated() { if i > 0 { m.raw(",") }; m.double(a) }
         m.raw("],\"n\":"); m.int(n)
         m.raw(",\"idfUnknown\":"); m.double(idfUnknown)
-        m.raw(",\"tokenCount\":"); m.int(tokens.count)
+        m.raw(",\"tokenCount\":"); m.int(v)
         m.raw(",\"shardCount\":"); m.int(shardCount)
         m.raw(",\"glossary\":[")
         for (i, c) in glossary.concepts.enumerated() {
@@ -90,123 +296,10 @@ extension SearchIndex {
             for (j, t) in c.terms.enumerated() { if j > 0 { m.raw(",") }; m.string(t) }
             m.raw("]}")
         }
-        m.raw("]}\n")
+        m.raw("]}")
+        close(&m, framing)
 
-        // Shards: tokens in id order, postings as base-64 varints; shards and documents are
-        // written on all cores (each file's bytes depend only on the index, so the output is the
-        // same however the work is spread).
-        var tokensOfShard = [[Int32]](repeating: [], count: shardCount)
-        var ownFile = [Int32](repeating: -1, count: tokens.count)
-        var ownFileTokens: [Int32] = []
-        for t in 0..<tokens.count {
-            tokensOfShard[Int(tokens.hashes[t] % UInt32(shardCount))].append(Int32(t))
-            if Int(recordCount[t]) > ownFileRecords { ownFile[t] = Int32(ownFileTokens.count); ownFileTokens.append(Int32(t)) }
-        }
-        let cap = parameters.maxPositions
-        let fileOfToken = ownFile
-        /// `"token":[df,idf,"<varints>"]`.
-        @Sendable func writeToken(_ t: Int, into w: inout JSONWriter, postings: inout WebVarints) {
-            postings.bytes.removeAll(keepingCapacity: true)
-            let list = decodePostings(t) ?? PostingList()
-            var prevDoc: Int32 = 0
-            var prevText: Int32 = 0
-            var prevField = -1
-            for r in 0..<list.count {
-                let d = Int(list.doc[r])
-                let text = list.text[r]
-                let field = Int(textField[Int(docTextStart[d]) + Int(text)])
-                // Records of one document come in text order: a record of the same document as
-                // the one before is 2 × (text gap − 1); the first record of a document is
-                // 2 × document gap + 1, then its text.
-                let sameDoc = r > 0 && Int32(d) == prevDoc && text > prevText
-                if sameDoc {
-                    postings.append(UInt32(2 * (text - prevText - 1)))
-                } else {
-                    postings.append(UInt32(2 * (Int32(d) - prevDoc) + 1))
-                    postings.append(UInt32(text))
-                }
-                prevDoc = Int32(d); prevText = text
-                // Then tf × 8 + field (fieldCount is 8).
-                postings.append(UInt32(list.tf[r]) * UInt32(fc) + UInt32(field))
-                // The field's length in d, once per run of records of one document and field
-                // (texts are numbered in field order).
-                if !(sameDoc && field == prevField) { postings.append(UInt32(fieldLengths[d * fc + field])) }
-                prevField = field
-                let p0 = Int(list.posStart[r])
-                var prev: Int32 = 0
-                for k in 0..<min(Int(list.tf[r]), cap) {
-                    let p = list.pos[p0 + k]
-                    postings.append(UInt32(p - prev)); prev = p
-                }
-            }
-            w.string(tokens.string(t))
-            w.raw(":["); w.int(Int(documentFrequency[t])); w.raw(","); w.double(idf[t])
-            w.raw(",\""); w.bytes.append(contentsOf: postings.bytes); w.raw("\"]")
-        }
-        let shardTokens = tokensOfShard
-        let shardFiles = UnsafeMutableBufferPointer<Data>.allocate(capacity: shardCount)
-        shardFiles.initialize(repeating: Data())
-        defer { shardFiles.deinitialize(); shardFiles.deallocate() }
-        nonisolated(unsafe) let shardOutput = shardFiles
-        DispatchQueue.concurrentPerform(iterations: shardCount) { s in
-            var w = JSONWriter()
-            w.raw("{\"v\":\(SearchIndex.webFormatVersion),\"t\":{")
-            var postings = WebVarints()
-            for (k, t32) in shardTokens[s].enumerated() {
-                let t = Int(t32)
-                if k > 0 { w.raw(",") }
-                if fileOfToken[t] >= 0 {
-                    w.string(tokens.string(t)); w.raw(":"); w.int(Int(fileOfToken[t]))
-                } else {
-                    writeToken(t, into: &w, postings: &postings)
-                }
-            }
-            w.raw("}}\n")
-            shardOutput[s] = Data(w.bytes)
-        }
-
-        let tokenBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: ownFileTokens.count)
-        tokenBuffer.initialize(repeating: Data())
-        defer { tokenBuffer.deinitialize(); tokenBuffer.deallocate() }
-        nonisolated(unsafe) let tokenOutput = tokenBuffer
-        let bigTokens = ownFileTokens
-        DispatchQueue.concurrentPerform(iterations: bigTokens.count) { k in
-            var w = JSONWriter()
-            var postings = WebVarints()
-            w.raw("{\"v\":\(SearchIndex.webFormatVersion),\"t\":{")
-            writeToken(Int(bigTokens[k]), into: &w, postings: &postings)
-            w.raw("}}\n")
-            tokenOutput[k] = Data(w.bytes)
-        }
-
-        // Documents: what a shown result needs.
-        let docBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: n)
-        docBuffer.initialize(repeating: Data())
-        defer { docBuffer.deinitialize(); docBuffer.deallocate() }
-        nonisolated(unsafe) let docOutput = docBuffer
-        DispatchQueue.concurrentPerform(iterations: n) { d in
-            var w = JSONWriter()
-            w.raw("{\"id\":"); w.string(ids[d])
-            w.raw(",\"title\":"); w.string(titles[d])
-            w.raw(",\"lang\":"); w.string(langs[d])
-            w.raw(",\"url\":"); if let u = url(ofDocument: d) { w.string(u) } else { w.raw("null") }
-            w.raw(",\"texts\":[")
-            let texts = self.texts(ofDocument: d) ?? []
-            for (k, gt) in (Int(docTextStart[d])..<Int(docTextStart[d + 1])).enumerated() {
-                if k > 0 { w.raw(",") }
-                w.raw("["); w.int(Int(textField[gt])); w.raw(",")
-                if let a = string(textAnchor[gt]) { w.string(a) } else { w.raw("null") }
-                w.raw(",")
-                if let l = string(textLabel[gt]) { w.string(l) } else { w.raw("null") }
-                w.raw(","); w.string(k < texts.count ? texts[k] : "")
-                w.raw("]")
-            }
-            w.raw("]}\n")
-            docOutput[d] = Data(w.bytes)
-        }
-        let docFiles = Array(docBuffer)
-
-        // Filters: distinct values and per document indexes.
+        // Filters: distinct values and per document indexes, as base-64 varints.
         var values: [String] = []
         var valueIndex: [String: Int] = [:]
         func value(_ s: String) -> UInt32 {
@@ -217,37 +310,275 @@ extension SearchIndex {
         }
         var filterDocs = WebVarints()
         for d in 0..<n {
-            filterDocs.append(value(langs[d]))
-            filterDocs.append(value(statuses[d]))
-            let tags = tags(ofDocument: d)
+            let (lang, status, tags) = filterBuffer[d]
+            filterDocs.append(value(lang))
+            filterDocs.append(value(status))
             filterDocs.append(UInt32(tags.count))
             for t in tags { filterDocs.append(value(t)) }
         }
-        var fw = JSONWriter()
-        fw.raw("{\"v\":\(SearchIndex.webFormatVersion),\"values\":[")
+        var fw = WebBytes()
+        open(&fw, framing, "filters", 0)
+        fw.raw("{\"v\":"); fw.int(version); fw.raw(",\"values\":[")
         for (i, v) in values.enumerated() { if i > 0 { fw.raw(",") }; fw.string(v) }
-        fw.raw("],\"docs\":\""); fw.bytes.append(contentsOf: filterDocs.bytes); fw.raw("\"}\n")
+        fw.raw("],\"docs\":\"")
+        filterDocs.bytes.withUnsafeBufferPointer { fw.append($0) }
+        fw.raw("\"}")
+        close(&fw, framing)
 
-        return SearchWebExport(meta: Data(m.bytes), shards: Array(shardFiles), tokenFiles: Array(tokenBuffer), docs: docFiles,
-                               filters: Data(fw.bytes))
+        return SearchWebExport(meta: m.take(), shards: Array(files[0..<shardCount]), tokenFiles: Array(files[shardCount...]),
+                               docs: Array(docBuffer), filters: fw.take())
     }
 
-    /// Writes `search-meta.json`, `search-shard-<i>.json`, `search-doc-<d>.json` and
-    /// `search-filters.json` into `directory`.
-    public func writeWebExport(to directory: URL, shardCount: Int? = nil) throws {
-        let export = webExport(shardCount: shardCount)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try export.meta.write(to: directory.appendingPathComponent("search-meta.json"))
-        for (i, shard) in export.shards.enumerated() {
-            try shard.write(to: directory.appendingPathComponent("search-shard-\(i).json"))
+    /// A power of two so that shards hold about `defaultShardBytes` each, and at most about one
+    /// token each (1...65536): small shards, so that a query loads little besides its own tokens.
+    static func recommendedShardCount(inlineBytes: Int, tokenCount: Int) -> Int {
+        var count = 1
+        while count < 65536 && count * 2 <= max(1, tokenCount) && inlineBytes / count > defaultShardBytes { count *= 2 }
+        return count
+    }
+
+    /// The start of a file: `__kbSearchData("kind",n,` for scripts.
+    static func open(_ w: inout WebBytes, _ framing: Framing, _ kind: StaticString, _ number: Int) {
+        guard framing == .script else { return }
+        w.raw("__kbSearchData(\""); w.raw(kind); w.raw("\","); w.int(number); w.raw(",")
+    }
+
+    /// The end of a file: `);` for scripts, and a newline.
+    static func close(_ w: inout WebBytes, _ framing: Framing) {
+        if framing == .script { w.raw(");") }
+        w.raw("\n")
+    }
+}
+
+/// A contiguous range of documents of the web export: tokenized into its own vocabulary, each
+/// token's records encoded in the web form into the token's stream as each document ends (its
+/// field lengths are known then), each document's file made as it is read.
+struct WebChunk {
+    /// Interns the tokens (the chunk's vocabulary is its table, taken at `finish()`).
+    var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; t.interning = true; return t }()
+    let glossary: SearchGlossary
+    let cap: Int
+    /// After `finish()`: the chunk's vocabulary, in first-appearance order.
+    var tokens = TokenTable()
+    /// Per chunk token: its record stream and the document, text and field of its last record.
+    let state = ChunkTokens()
+    /// Σ over the chunk's documents of each field's length.
+    var totalLength = [Int](repeating: 0, count: SearchIndex.fieldCount)
+    /// Per chunk token: the number of the last text that had it, and its record there.
+    private var stamp: [Int32] = []
+    private var recordOf: [Int32] = []
+    private var textNumber: Int32 = 0
+    // The records of the current document (one per text and distinct token in it, in text order
+    // and, within a text, in order of first occurrence): token, text, field, tf and the first
+    // `cap` positions `recordPositions[r * cap ..< r * cap + min(tf, cap)]`.
+    private var recordToken: [Int32] = []
+    private var recordText: [Int32] = []
+    private var recordField: [Int32] = []
+    private var recordTf: [Int32] = []
+    private var recordPositions: [Int32] = []
+    private var byField: [[FieldText]?] = Array(repeating: nil, count: SearchIndex.fieldCount)
+    /// The current document's field lengths (literal tokens).
+    private var fieldLength = [Int](repeating: 0, count: SearchIndex.fieldCount)
+
+    init(cap: Int, glossary: SearchGlossary) {
+        self.cap = cap
+        self.glossary = glossary
+    }
+
+    /// Tokenizes document `d`, encodes its records and returns its file.
+    mutating func add(_ doc: SearchDocument, doc d: Int32, framing: SearchWebExport.Framing) -> Data {
+        let fc = SearchIndex.fieldCount
+        for f in 0..<fc { byField[f] = nil }
+        for (field, texts) in doc.fields { byField[field.rawValue] = texts }
+        for f in 0..<fc { fieldLength[f] = 0 }
+        var records = 0
+        var text: Int32 = 0
+        var textBytes = 0
+        for f in 0..<fc {
+            guard let texts = byField[f] else { continue }
+            for ft in texts {
+                tokenizer.tokenize(ft.text, mode: .document, glossary: f == SearchField.code.rawValue ? .empty : glossary)
+                fieldLength[f] += tokenizer.literalCount
+                textBytes += ft.text.utf8.count
+                records = addRecords(text: text, field: Int32(f), from: records)
+                text += 1
+            }
         }
-        for (k, file) in export.tokenFiles.enumerated() {
-            try file.write(to: directory.appendingPathComponent("search-token-\(k).json"))
+        for f in 0..<fc { totalLength[f] += fieldLength[f] }
+        emit(records: records, doc: d, fieldLength: fieldLength)
+        return file(doc, doc: d, texts: Int(text), textBytes: textBytes, framing: framing)
+    }
+
+    /// Adds a record per distinct token of the text just tokenized (tf and first positions),
+    /// after the document's first `records`; returns the new record count.
+    private mutating func addRecords(text: Int32, field: Int32, from records: Int) -> Int {
+        let n = tokenizer.count
+        let vocabulary = tokenizer.table.count
+        if stamp.count < vocabulary {
+            stamp.append(contentsOf: repeatElement(0, count: vocabulary - stamp.count))
+            recordOf.append(contentsOf: repeatElement(0, count: vocabulary - recordOf.count))
         }
-        for (d, doc) in export.docs.enumerated() {
-            try doc.write(to: directory.appendingPathComponent("search-doc-\(d).json"))
+        if recordToken.count < records + n {
+            let more = records + n - recordToken.count
+            recordToken.append(contentsOf: repeatElement(0, count: more))
+            recordText.append(contentsOf: repeatElement(0, count: more))
+            recordField.append(contentsOf: repeatElement(0, count: more))
+            recordTf.append(contentsOf: repeatElement(0, count: more))
+            recordPositions.append(contentsOf: repeatElement(0, count: more * max(cap, 1)))
         }
-        try export.filters.write(to: directory.appendingPathComponent("search-filters.json"))
+        textNumber += 1
+        let number = textNumber
+        let cap = self.cap
+        var used = records
+        tokenizer.ids.withUnsafeBufferPointer { ids in
+        tokenizer.positions.withUnsafeBufferPointer { tokenPositions in
+        stamp.withUnsafeMutableBufferPointer { stamp in
+        recordOf.withUnsafeMutableBufferPointer { recordOf in
+        recordToken.withUnsafeMutableBufferPointer { rToken in
+        recordText.withUnsafeMutableBufferPointer { rText in
+        recordField.withUnsafeMutableBufferPointer { rField in
+        recordTf.withUnsafeMutableBufferPointer { rTf in
+        recordPositions.withUnsafeMutableBufferPointer { rPositions in
+            for k in 0..<n {
+                let id = ids[k]
+                let t = Int(id)
+                let r: Int
+                if stamp[t] != number {
+                    stamp[t] = number
+                    r = used
+                    recordOf[t] = Int32(r)
+                    rToken[r] = id
+                    rText[r] = text
+                    rField[r] = field
+                    rTf[r] = 0
+                    used += 1
+                } else {
+                    r = Int(recordOf[t])
+                }
+                let f = Int(rTf[r])
+                if f < cap { rPositions[r * cap + f] = tokenPositions[k] }
+                rTf[r] = Int32(f + 1)
+            }
+        }}}}}}}}}
+        return used
+    }
+
+    /// Encodes the current document's records into their tokens' streams (docs/search.md §6).
+    private mutating func emit(records: Int, doc d: Int32, fieldLength: [Int]) {
+        state.grow(to: tokenizer.table.count)
+        let fc = Int32(SearchIndex.fieldCount)
+        let cap = self.cap
+        let tokens = state.base
+        let maxRecord = WebDigits.maxLength * (5 + cap)
+        WebDigits.alphabet.withUnsafeBufferPointer { digitBuffer in
+        let digits = digitBuffer.baseAddress!
+        recordToken.withUnsafeBufferPointer { rToken in
+        recordText.withUnsafeBufferPointer { rText in
+        recordField.withUnsafeBufferPointer { rField in
+        recordTf.withUnsafeBufferPointer { rTf in
+        recordPositions.withUnsafeBufferPointer { rPositions in
+            for r in 0..<records {
+                let token = tokens + Int(rToken[r])
+                let text = rText[r], field = rField[r]
+                let out = token.pointee.reserve(maxRecord)
+                var n = 0
+                let last = token.pointee.lastDoc
+                if last != d {
+                    // The first record of the document: its head (the document gap; the
+                    // chunk's first record gets it when chunks are joined), text and field,
+                    // and the field's length.
+                    if last >= 0 {
+                        n += WebDigits.write(UInt32(2 * (d - last) + 1), WebDigits.headT, to: out + n, digits)
+                    } else {
+                        token.pointee.firstDoc = d
+                    }
+                    n += WebDigits.write(UInt32(text * fc + field), WebDigits.textT, to: out + n, digits)
+                    n += WebDigits.write(UInt32(fieldLength[Int(field)]), WebDigits.lengthT, to: out + n, digits)
+                    token.pointee.documentFrequency += 1
+                } else {
+                    // A later record of the same document: text gap and field step in one head,
+                    // then the field's length if the field changed.
+                    let step = field - token.pointee.lastField
+                    n += WebDigits.write(UInt32(2 * ((text - token.pointee.lastText - 1) * fc + step)), WebDigits.headT, to: out + n, digits)
+                    if step != 0 {
+                        n += WebDigits.write(UInt32(fieldLength[Int(field)]), WebDigits.lengthT, to: out + n, digits)
+                    }
+                }
+                token.pointee.lastDoc = d
+                token.pointee.lastText = text
+                token.pointee.lastField = field
+                token.pointee.recordCount += 1
+                // Positions: the first with whether tf > 1, then tf − 2, then the gaps.
+                let tf = Int(rTf[r])
+                let m = min(tf, cap)
+                let p0 = r * cap
+                let first = m > 0 ? rPositions[p0] : 0
+                n += WebDigits.write(UInt32(2 * first) + (tf > 1 ? 1 : 0), WebDigits.positionT, to: out + n, digits)
+                if tf > 1 { n += WebDigits.write(UInt32(tf - 2), WebDigits.smallT, to: out + n, digits) }
+                var prev = first
+                for k in 1..<max(m, 1) {
+                    let p = rPositions[p0 + k]
+                    n += WebDigits.write(UInt32(p - prev), WebDigits.smallT, to: out + n, digits)
+                    prev = p
+                }
+                token.pointee.count += n
+            }
+        }}}}}}
+    }
+
+    /// `{"id","title"(when not the first text),"lang","url","texts":[[field,text,label,anchor]…]}`
+    /// with trailing nulls left out of each text.
+    private mutating func file(_ doc: SearchDocument, doc d: Int32, texts: Int, textBytes: Int,
+                               framing: SearchWebExport.Framing) -> Data {
+        var w = WebBytes(capacity: textBytes + textBytes / 8 + 64 * texts + 256)
+        SearchWebExport.open(&w, framing, "doc", Int(d))
+        w.raw("{\"id\":"); w.string(doc.id)
+        var firstText: String? = nil
+        for f in 0..<SearchIndex.fieldCount { if let t = byField[f]?.first { firstText = t.text; break } }
+        if doc.title != firstText { w.raw(",\"title\":"); w.string(doc.title) }
+        w.raw(",\"lang\":"); w.string(doc.lang)
+        w.raw(",\"url\":"); if let u = doc.url { w.string(u) } else { w.raw("null") }
+        w.raw(",\"texts\":[")
+        var k = 0
+        for f in 0..<SearchIndex.fieldCount {
+            guard let list = byField[f] else { continue }
+            for ft in list {
+                if k > 0 { w.raw(",") }
+                w.raw("["); w.int(f); w.raw(","); w.string(ft.text)
+                if ft.label != nil || ft.anchor != nil {
+                    w.raw(",")
+                    if let l = ft.label { w.string(l) } else { w.raw("null") }
+                    if let a = ft.anchor { w.raw(","); w.string(a) }
+                }
+                w.raw("]")
+                k += 1
+            }
+        }
+        w.raw("]}")
+        SearchWebExport.close(&w, framing)
+        return w.take()
+    }
+
+    /// Takes the vocabulary and drops the scratch buffers.
+    mutating func finish() {
+        tokens = tokenizer.takeTable()
+        tokenizer = SearchTokenizer()
+        stamp = []; recordOf = []
+        recordToken = []; recordText = []; recordField = []; recordTf = []; recordPositions = []
+    }
+}
+
+/// Numbers as base-64 varints (the filter data, docs/search.md §6): each character carries 5
+/// bits, low bits first, plus 32 when more characters follow.
+struct WebVarints {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    var bytes: [UInt8] = []
+
+    @inline(__always)
+    mutating func append(_ v: UInt32) {
+        var v = v
+        while v >= 32 { bytes.append(Self.alphabet[Int(32 | (v & 31))]); v >>= 5 }
+        bytes.append(Self.alphabet[Int(v)])
     }
 }
 
@@ -276,35 +607,9 @@ struct JSONWriter {
     /// line separators U+2028/U+2029 as escapes), so entry text such as `</script>` or `<!--`
     /// stays inert even if the JSON is ever inlined into a page.
     mutating func string(_ s: String) {
-        bytes.append(0x22)
-        var s = s
-        s.withUTF8 { utf8 in
-            let hex: StaticString = "0123456789abcdef"
-            func escape(_ b: UInt8) {
-                hex.withUTF8Buffer { h in bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, h[Int(b >> 4)], h[Int(b & 15)]]) }
-            }
-            var i = 0
-            let n = utf8.count
-            while i < n {
-                let b = utf8[i]
-                i += 1
-                if b == 0xE2, i + 1 < n, utf8[i] == 0x80, utf8[i + 1] == 0xA8 || utf8[i + 1] == 0xA9 {
-                    bytes.append(contentsOf: [0x5C, 0x75, 0x32, 0x30, 0x32, utf8[i + 1] == 0xA8 ? 0x38 : 0x39])
-                    i += 2
-                    continue
-                }
-                switch b {
-                case 0x3C, 0x3E, 0x26: escape(b)
-                case 0x22: bytes.append(0x5C); bytes.append(0x22)
-                case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-                case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-                case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-                case 0x09: bytes.append(0x5C); bytes.append(0x74)
-                case 0..<0x20: escape(b)
-                default: bytes.append(b)
-                }
-            }
-        }
-        bytes.append(0x22)
+        var w = WebBytes(capacity: s.utf8.count + 16)
+        w.string(s)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: w.base, count: w.count))
+        w.free()
     }
 }

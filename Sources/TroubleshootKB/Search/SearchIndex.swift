@@ -86,13 +86,24 @@ public struct SearchIndex: Sendable {
         build(documents: documents, parameters: parameters, glossary: glossary, chunkCount: nil)
     }
 
-    static func build(documents: [SearchDocument], parameters: SearchParameters, glossary: SearchGlossary = .empty,
-                      chunkCount requested: Int?) -> SearchIndex {
-        let order = documents.indices.sorted { a, b in
-            let x = documents[a].id, y = documents[b].id
+    /// Positions of `documents` in index order: by id (UTF-8 byte order), equal ids in input order.
+    static func documentOrder(_ documents: [SearchDocument]) -> [Int] {
+        documentOrder(count: documents.count) { documents[$0].id }
+    }
+
+    /// Positions `0..<count` in index order of the ids `id(i)`.
+    static func documentOrder(count: Int, id: (Int) -> String) -> [Int] {
+        let ids = (0..<count).map(id)
+        return ids.indices.sorted { a, b in
+            let x = ids[a], y = ids[b]
             if x == y { return a < b }
             return x.utf8.lexicographicallyPrecedes(y.utf8)
         }
+    }
+
+    static func build(documents: [SearchDocument], parameters: SearchParameters, glossary: SearchGlossary = .empty,
+                      chunkCount requested: Int?) -> SearchIndex {
+        let order = documentOrder(documents)
         var index = SearchIndex(parameters: parameters)
         index.glossary = glossary
         var stringIndex: [String: Int32] = [:]
@@ -133,7 +144,7 @@ public struct SearchIndex: Sendable {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             var chunk = ChunkBuilder(cap: cap, glossary: glossary)
-            // Buffers sized once from the chunk's text (untouched capacity costs no memory).
+            // The text buffer sized once from the chunk's text.
             var textSize = 0, textCount = 0
             for d in lo..<hi {
                 for texts in documents[order[d]].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
@@ -156,50 +167,29 @@ public struct SearchIndex: Sendable {
     }
 
     /// Tokenizes a contiguous range of documents with its own vocabulary and encodes each
-    /// token's records as they come (the first record's document is kept apart, so that chunks
-    /// can be joined with the right document delta).
+    /// token's records as they come, into the token's own stream (the first record's document
+    /// is kept apart, so that chunks can be joined with the right document delta).
     struct ChunkBuilder {
         var tokens = TokenTable()
-        var documentFrequency: [Int32] = []
-        var recordCount: [Int32] = []
-        /// Records as encoded, in text order: record `r` is `records[recordStart[r] ..< recordStart[r + 1]]`
-        /// and belongs to token `recordToken[r]` (the first record of a token has no document delta).
-        var records = RawBytes(capacity: 1 << 20)
-        var recordStart: [Int] = [0]
-        var recordToken: [Int32] = []
-        /// After `finish()`: each token's records together, `tokenData[tokenDataStart[t] ..< tokenDataStart[t + 1]]`.
-        var tokenData: [UInt8] = []
-        var tokenDataStart: [Int] = []
-        var firstDoc: [Int32] = []
-        var lastDoc: [Int32] = []
+        /// Per chunk token: its records, encoded (docs/search.md §7), in document and text order
+        /// (the first without a document delta), its document frequency and first and last document.
+        let state = ChunkTokens()
         var fieldLengths: [Int32] = []
         /// The document texts (docs/search.md §7), with each document's end and checksum.
         var textBytes: [UInt8] = []
         var docTextEnd: [Int] = []
         var docChecksum: [UInt64] = []
-        /// Interns the tokens (the chunk's vocabulary is its table, taken at `finish()`).
-        var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; t.interning = true; return t }()
-        let cap: Int
+        var slots: TextSlots
         let glossary: SearchGlossary
-        var textStamp: [Int32] = []
-        var slotOf: [Int32] = []
-        var tokenSlots: [Int32] = []
-        var slotToken: [Int32] = []
-        var slotTf: [Int32] = []
-        var slotPosStart: [Int32] = []
-        var slotFill: [Int32] = []
-        var slotPositions: [Int32] = []
-        var globalText: Int32 = 0
 
         init(cap: Int, glossary: SearchGlossary) {
-            self.cap = cap
+            slots = TextSlots(cap: cap)
             self.glossary = glossary
         }
 
-        /// Reserves room for texts of `textBytes` bytes and their records (about as many bytes; twice that reserved).
+        /// Reserves room for texts of `textBytes` bytes.
         mutating func reserve(textBytes size: Int) {
             textBytes.reserveCapacity(size)
-            records = RawBytes(capacity: max(1 << 20, 2 * size))
         }
 
         mutating func add(_ doc: SearchDocument, doc d: Int32) {
@@ -222,156 +212,46 @@ public struct SearchIndex: Sendable {
         /// Tokenizes and posts one text; returns its literal token count (concept tokens do
         /// not count towards field lengths).
         mutating func addText(_ text: String, doc: Int32, localText: Int32, expand: Bool) -> Int {
-            tokenizer.tokenize(text, mode: .document, glossary: expand ? glossary : .empty)
-            let n = tokenizer.count
-            globalText += 1
-            let gt = globalText
-            tokenSlots.removeAll(keepingCapacity: true)
-            slotToken.removeAll(keepingCapacity: true)
-            slotTf.removeAll(keepingCapacity: true)
-            let vocabulary = tokenizer.table.count
-            if textStamp.count < vocabulary {
-                // New tokens, in order of first appearance.
-                let added = vocabulary - textStamp.count
-                textStamp.append(contentsOf: repeatElement(0, count: added))
-                slotOf.append(contentsOf: repeatElement(0, count: added))
-                documentFrequency.append(contentsOf: repeatElement(0, count: added))
-                recordCount.append(contentsOf: repeatElement(0, count: added))
-                firstDoc.append(contentsOf: repeatElement(-1, count: added))
-                lastDoc.append(contentsOf: repeatElement(-1, count: added))
-            }
-            // Scratch arrays sized for the text, filled through pointers, then cut to the slot count.
-            tokenSlots.append(contentsOf: repeatElement(0, count: n))
-            slotToken.append(contentsOf: repeatElement(0, count: n))
-            slotTf.append(contentsOf: repeatElement(0, count: n))
-            var used = 0
-            tokenizer.ids.withUnsafeBufferPointer { ids in
-                textStamp.withUnsafeMutableBufferPointer { stamp in
-                    slotOf.withUnsafeMutableBufferPointer { slotOf in
-                        tokenSlots.withUnsafeMutableBufferPointer { tokenSlots in
-                            slotToken.withUnsafeMutableBufferPointer { slotToken in
-                                slotTf.withUnsafeMutableBufferPointer { slotTf in
-                                    for k in 0..<n {
-                                        let id = ids[k]
-                                        let t = Int(id)
-                                        if stamp[t] != gt {
-                                            stamp[t] = gt
-                                            slotOf[t] = Int32(used)
-                                            slotToken[used] = id
-                                            used += 1
-                                        }
-                                        let s = Int(slotOf[t])
-                                        slotTf[s] += 1
-                                        tokenSlots[k] = Int32(s)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            slotToken.removeLast(n - used)
-            slotTf.removeLast(n - used)
-            // Positions, at most `cap` per slot, in token order (positions never decrease).
-            let slots = slotToken.count
-            slotPosStart.removeAll(keepingCapacity: true)
-            slotFill.removeAll(keepingCapacity: true)
-            var next: Int32 = 0
-            slotTf.withUnsafeBufferPointer { tf in
-                for s in 0..<slots {
-                    slotPosStart.append(next)
-                    next += Int32(min(Int(tf[s]), cap))
-                }
-            }
-            slotFill.append(contentsOf: repeatElement(0, count: slots))
-            slotPositions.removeAll(keepingCapacity: true)
-            slotPositions.append(contentsOf: repeatElement(0, count: Int(next)))
-            tokenizer.positions.withUnsafeBufferPointer { tokenPositions in
-                tokenSlots.withUnsafeBufferPointer { tokenSlots in
-                    slotPosStart.withUnsafeBufferPointer { posStart in
-                        slotFill.withUnsafeMutableBufferPointer { fill in
-                            slotPositions.withUnsafeMutableBufferPointer { out in
-                                for k in 0..<n {
-                                    let s = Int(tokenSlots[k])
-                                    if Int(fill[s]) < cap {
-                                        out[Int(posStart[s] + fill[s])] = tokenPositions[k]
-                                        fill[s] += 1
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            let out = records
-            slotToken.withUnsafeBufferPointer { slotToken in
-            slotTf.withUnsafeBufferPointer { slotTf in
-            slotPosStart.withUnsafeBufferPointer { slotPosStart in
-            slotFill.withUnsafeBufferPointer { slotFill in
-            slotPositions.withUnsafeBufferPointer { slotPositions in
-            documentFrequency.withUnsafeMutableBufferPointer { documentFrequency in
-            firstDoc.withUnsafeMutableBufferPointer { firstDoc in
-            lastDoc.withUnsafeMutableBufferPointer { lastDoc in
-            recordCount.withUnsafeMutableBufferPointer { recordCount in
-                for s in 0..<slots {
+            slots.tokenize(text, glossary: expand ? glossary : .empty)
+            state.grow(to: slots.vocabularySize)
+            let cap = slots.cap
+            let tokens = state.base
+            let maxRecord = 15 + 5 * cap
+            slots.token.withUnsafeBufferPointer { slotToken in
+            slots.tf.withUnsafeBufferPointer { slotTf in
+            slots.positions.withUnsafeBufferPointer { slotPositions in
+                for s in 0..<slots.count {
                     let t = Int(slotToken[s])
-                    if lastDoc[t] != doc { documentFrequency[t] += 1 }
-                    if lastDoc[t] < 0 {
-                        firstDoc[t] = doc
+                    let out = tokens[t].reserve(maxRecord)
+                    var n = 0
+                    let last = tokens[t].lastDoc
+                    if last != doc { tokens[t].documentFrequency += 1 }
+                    if last < 0 {
+                        tokens[t].firstDoc = doc
                     } else {
-                        out.varint(UInt32(doc - lastDoc[t]))
+                        n += Varint.write(UInt32(doc - last), to: out + n)
                     }
-                    lastDoc[t] = doc
-                    recordCount[t] += 1
-                    out.varint(UInt32(localText))
-                    out.varint(UInt32(slotTf[s]))
+                    tokens[t].lastDoc = doc
+                    tokens[t].recordCount += 1
+                    n += Varint.write(UInt32(localText), to: out + n)
+                    let tf = Int(slotTf[s])
+                    n += Varint.write(UInt32(tf), to: out + n)
                     var prev: Int32 = 0
-                    let p0 = Int(slotPosStart[s])
-                    for k in 0..<Int(slotFill[s]) {
+                    let p0 = s * cap
+                    for k in 0..<min(tf, cap) {
                         let p = slotPositions[p0 + k]
-                        out.varint(UInt32(p - prev))
+                        n += Varint.write(UInt32(p - prev), to: out + n)
                         prev = p
                     }
-                    recordToken.append(slotToken[s])
-                    recordStart.append(out.count)
+                    tokens[t].count += n
                 }
-            }}}}}}}}}
-            return tokenizer.literalCount
+            }}}
+            return slots.literalCount
         }
 
-        /// Groups the records by token (keeping their order) and drops the scratch buffers.
+        /// Takes the vocabulary and drops the scratch buffers.
         mutating func finish() {
-            tokens = tokenizer.takeTable()
-            let v = tokens.count
-            tokenDataStart = [Int](repeating: 0, count: v + 1)
-            for r in 0..<recordToken.count {
-                tokenDataStart[Int(recordToken[r]) + 1] += recordStart[r + 1] - recordStart[r]
-            }
-            for t in 0..<v { tokenDataStart[t + 1] += tokenDataStart[t] }
-            var fill = tokenDataStart
-            let src = records.base
-            tokenData = [UInt8](unsafeUninitializedCapacity: records.count) { dst, initialized in
-                let base = UnsafeMutableRawPointer(dst.baseAddress)
-                recordStart.withUnsafeBufferPointer { recordStart in
-                    recordToken.withUnsafeBufferPointer { recordToken in
-                        fill.withUnsafeMutableBufferPointer { fill in
-                            for r in 0..<recordToken.count {
-                                let a = recordStart[r], len = recordStart[r + 1] - a
-                                let t = Int(recordToken[r])
-                                base!.advanced(by: fill[t]).copyMemory(from: src + a, byteCount: len)
-                                fill[t] += len
-                            }
-                        }
-                    }
-                }
-                initialized = records.count
-            }
-            records = RawBytes(capacity: 16)
-            recordStart = []
-            recordToken = []
-            tokenizer = SearchTokenizer()
-            textStamp = []; slotOf = []; tokenSlots = []; slotToken = []; slotTf = []
-            slotPosStart = []; slotFill = []; slotPositions = []
+            tokens = slots.takeTable()
         }
     }
 
@@ -387,8 +267,8 @@ public struct SearchIndex: Sendable {
                     let s = chunk.tokens.start(i)
                     let (id, isNew) = tokens.intern(bytes.baseAddress! + s, Int(chunk.tokens.ends[i]) - s, hash: chunk.tokens.hashes[i])
                     if isNew { documentFrequency.append(0); recordCount.append(0) }
-                    documentFrequency[Int(id)] += chunk.documentFrequency[i]
-                    recordCount[Int(id)] += chunk.recordCount[i]
+                    documentFrequency[Int(id)] += chunk.state[i].documentFrequency
+                    recordCount[Int(id)] += chunk.state[i].recordCount
                     map[i] = id
                 }
             }
@@ -403,8 +283,8 @@ public struct SearchIndex: Sendable {
             let map = maps[c]
             for i in 0..<chunk.tokens.count {
                 let g = Int(map[i])
-                size[g] += Varint.length(UInt32(chunk.firstDoc[i] - prevLast[g])) + chunk.tokenDataStart[i + 1] - chunk.tokenDataStart[i]
-                prevLast[g] = chunk.lastDoc[i]
+                size[g] += Varint.length(UInt32(chunk.state[i].firstDoc - prevLast[g])) + chunk.state[i].count
+                prevLast[g] = chunk.state[i].lastDoc
             }
         }
         postingOffset = [Int64](repeating: 0, count: v + 1)
@@ -417,13 +297,11 @@ public struct SearchIndex: Sendable {
             let map = maps[c]
             for i in 0..<chunk.tokens.count {
                 let g = Int(map[i])
-                cursor[g] += Varint.write(UInt32(chunk.firstDoc[i] - prevLast[g]), to: out + cursor[g])
-                let a = chunk.tokenDataStart[i], len = chunk.tokenDataStart[i + 1] - a
-                chunk.tokenData.withUnsafeBytes { b in
-                    if len > 0 { (out + cursor[g]).copyMemory(from: b.baseAddress! + a, byteCount: len) }
-                }
-                cursor[g] += len
-                prevLast[g] = chunk.lastDoc[i]
+                cursor[g] += Varint.write(UInt32(chunk.state[i].firstDoc - prevLast[g]), to: out + cursor[g])
+                let b = chunk.state.bytes(i)
+                if b.count > 0 { (out + cursor[g]).copyMemory(from: b.baseAddress!, byteCount: b.count) }
+                cursor[g] += b.count
+                prevLast[g] = chunk.state[i].lastDoc
             }
         }
         postingBytes = ByteRegion(taking: out, count: total)

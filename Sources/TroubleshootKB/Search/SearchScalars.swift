@@ -11,6 +11,34 @@ enum SearchScalarClass: UInt8 {
 }
 
 enum SearchScalars {
+    /// Properties of the scalars below U+10000, one byte each, computed once from `classify`,
+    /// `isInert`, `startsSegment` and `simpleMapping`: the class in the low four bits, then
+    /// `inertBit`, `segmentBit` and `simpleBit`. The tokenizer's hot loops read this instead of
+    /// the range checks.
+    static let properties: [UInt8] = (0..<0x10000).map { v in
+        let v = UInt32(v)
+        var p = classify(v).rawValue
+        if isInert(v) { p |= inertBit }
+        if startsSegment(v) { p |= segmentBit }
+        if simpleMapping(v) != nil { p |= simpleBit }
+        return p
+    }
+    static let inertBit: UInt8 = 0x10, segmentBit: UInt8 = 0x20, simpleBit: UInt8 = 0x40, classMask: UInt8 = 0x0F
+
+    /// `properties` for any scalar (computed for scalars from U+10000 on).
+    @inline(__always)
+    static func properties(_ v: UInt32, _ table: UnsafePointer<UInt8>) -> UInt8 {
+        v < 0x10000 ? table[Int(v)] : astralProperties(v)
+    }
+
+    @inline(never)
+    static func astralProperties(_ v: UInt32) -> UInt8 {
+        var p = classify(v).rawValue
+        if isInert(v) { p |= inertBit }
+        if startsSegment(v) { p |= segmentBit }
+        return p
+    }
+
     @inline(__always)
     static func classify(_ v: UInt32) -> SearchScalarClass {
         if v < 0x80 {

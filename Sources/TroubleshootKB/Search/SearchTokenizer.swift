@@ -97,6 +97,8 @@ struct SearchTokenizer {
     // Normalised text.
     private(set) var original: [UInt32] = []
     private(set) var normalized: [UInt32] = []
+    /// Class of each normalised scalar (`SearchScalarClass` raw values).
+    private(set) var classes: [UInt8] = []
     /// Whether token kinds and source ranges are recorded (the index does not need them).
     var tracksSources = true
     private var normStart: [Int32] = []
@@ -122,11 +124,15 @@ struct SearchTokenizer {
     private(set) var table = TokenTable()
     private(set) var ids: [Int32] = []
     private var scalarTokens = ScalarTokenMap()
+    /// Ids of the unigrams below U+10000 by scalar (-1: none yet; allocated on first use).
+    private var unigramIDs: [Int32] = []
+    /// Where the tokens of a CJK run are gathered before they join `ids` and `positions`.
+    private let scratch = TokenScratch()
     private var latinRuns = LatinRunCache()
 
     /// Hands over the interned vocabulary (and forgets it).
     mutating func takeTable() -> TokenTable {
-        defer { table = TokenTable(); scalarTokens = ScalarTokenMap(); latinRuns = LatinRunCache() }
+        defer { table = TokenTable(); scalarTokens = ScalarTokenMap(); unigramIDs = []; latinRuns = LatinRunCache() }
         return table
     }
 
@@ -170,24 +176,72 @@ struct SearchTokenizer {
     // MARK: Normalisation
 
     mutating func normalize(_ text: String) {
-        original.removeAll(keepingCapacity: true)
-        var text = text
-        var decoded = original
-        original = []
-        text.withUTF8 { buf in
-            SearchTokenizer.decodeUTF8(buf, into: &decoded)
-        }
-        original = decoded
         normalized.removeAll(keepingCapacity: true)
+        classes.removeAll(keepingCapacity: true)
         normStart.removeAll(keepingCapacity: true)
         normEnd.removeAll(keepingCapacity: true)
+        // Most scalars stand alone (the next one starts a segment) and are inert or map to one
+        // ASCII scalar: those are decoded and written through pointers, up to the first that is
+        // not; the rest of the text then goes segment by segment.
+        var text = text
+        var i = 0
+        var finished = false
+        text.withUTF8 { buf in
+            let bytes = buf.count
+            normalized.append(contentsOf: repeatElement(0, count: bytes))
+            classes.append(contentsOf: repeatElement(0, count: bytes))
+            if tracksSources {
+                normStart.append(contentsOf: repeatElement(0, count: bytes))
+                normEnd.append(contentsOf: repeatElement(0, count: bytes))
+            }
+            var at = 0
+            SearchScalars.properties.withUnsafeBufferPointer { tableBuffer in
+                let table = tableBuffer.baseAddress!
+                normalized.withUnsafeMutableBufferPointer { out in
+                classes.withUnsafeMutableBufferPointer { cls in
+                    var previous = 0
+                    while at < bytes {
+                        let (c, width) = Self.decode(buf, at)
+                        let p = SearchScalars.properties(c, table)
+                        if p & SearchScalars.segmentBit == 0 {
+                            // c belongs to the segment of the scalar before: that one goes the
+                            // slow way too.
+                            if i > 0 { i -= 1; at = previous }
+                            break
+                        }
+                        if p & SearchScalars.inertBit != 0 {
+                            out[i] = c
+                            cls[i] = p & SearchScalars.classMask
+                        } else if p & SearchScalars.simpleBit != 0 {
+                            let m = SearchScalars.simpleMapping(c)!
+                            out[i] = m
+                            cls[i] = table[Int(m)] & SearchScalars.classMask
+                        } else {
+                            break
+                        }
+                        i += 1
+                        previous = at
+                        at += width
+                    }
+                }}
+            }
+            if tracksSources {
+                normStart.withUnsafeMutableBufferPointer { ns in
+                normEnd.withUnsafeMutableBufferPointer { ne in
+                    for k in 0..<i { ns[k] = Int32(k); ne[k] = Int32(k + 1) }
+                }}
+            }
+            normalized.removeLast(bytes - i)
+            classes.removeLast(bytes - i)
+            if tracksSources { normStart.removeLast(bytes - i); normEnd.removeLast(bytes - i) }
+            finished = at >= bytes
+            if !finished { decodeUTF8(buf) }
+        }
+        guard !finished else { return }
         let n = original.count
-        normalized.reserveCapacity(n)
-        normStart.reserveCapacity(n)
-        normEnd.reserveCapacity(n)
+        // The rest, segment by segment (NFKC where needed).
         let source = original
         source.withUnsafeBufferPointer { orig in
-            var i = 0
             while i < n {
                 let c = orig[i]
                 var j = i + 1
@@ -211,29 +265,47 @@ struct SearchTokenizer {
     @inline(__always)
     private mutating func append(_ v: UInt32, _ start: Int, _ end: Int) {
         normalized.append(v)
+        classes.append(SearchScalars.classify(v).rawValue)
         if tracksSources {
             normStart.append(Int32(start))
             normEnd.append(Int32(end))
         }
     }
 
-    private static func decodeUTF8(_ buf: UnsafeBufferPointer<UInt8>, into original: inout [UInt32]) {
-        original.reserveCapacity(buf.count)
-        var i = 0
+    /// The scalar at byte `i` of valid UTF-8 (a Swift string's) and its length in bytes.
+    @inline(__always)
+    private static func decode(_ buf: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
+        let b0 = UInt32(buf[i])
+        if b0 < 0x80 { return (b0, 1) }
+        if b0 < 0xE0 { return (((b0 & 0x1F) << 6) | (UInt32(buf[i + 1]) & 0x3F), 2) }
+        if b0 < 0xF0 { return (((b0 & 0x0F) << 12) | ((UInt32(buf[i + 1]) & 0x3F) << 6) | (UInt32(buf[i + 2]) & 0x3F), 3) }
+        return (((b0 & 0x07) << 18) | ((UInt32(buf[i + 1]) & 0x3F) << 12) | ((UInt32(buf[i + 2]) & 0x3F) << 6) | (UInt32(buf[i + 3]) & 0x3F), 4)
+    }
+
+    /// Decodes valid UTF-8 (a Swift string's) into `original`.
+    private mutating func decodeUTF8(_ buf: UnsafeBufferPointer<UInt8>) {
         let n = buf.count
-        while i < n {
-            let b0 = UInt32(buf[i])
-            if b0 < 0x80 {
-                original.append(b0); i += 1
-            } else if b0 < 0xE0 {
-                original.append(((b0 & 0x1F) << 6) | (UInt32(buf[i + 1]) & 0x3F)); i += 2
-            } else if b0 < 0xF0 {
-                original.append(((b0 & 0x0F) << 12) | ((UInt32(buf[i + 1]) & 0x3F) << 6) | (UInt32(buf[i + 2]) & 0x3F)); i += 3
-            } else {
-                original.append(((b0 & 0x07) << 18) | ((UInt32(buf[i + 1]) & 0x3F) << 12)
-                    | ((UInt32(buf[i + 2]) & 0x3F) << 6) | (UInt32(buf[i + 3]) & 0x3F)); i += 4
+        original.removeAll(keepingCapacity: true)
+        original.append(contentsOf: repeatElement(0, count: n))
+        let count: Int = original.withUnsafeMutableBufferPointer { out in
+            var i = 0, o = 0
+            while i < n {
+                let b0 = UInt32(buf[i])
+                if b0 < 0x80 {
+                    out[o] = b0; i += 1
+                } else if b0 < 0xE0 {
+                    out[o] = ((b0 & 0x1F) << 6) | (UInt32(buf[i + 1]) & 0x3F); i += 2
+                } else if b0 < 0xF0 {
+                    out[o] = ((b0 & 0x0F) << 12) | ((UInt32(buf[i + 1]) & 0x3F) << 6) | (UInt32(buf[i + 2]) & 0x3F); i += 3
+                } else {
+                    out[o] = ((b0 & 0x07) << 18) | ((UInt32(buf[i + 1]) & 0x3F) << 12)
+                        | ((UInt32(buf[i + 2]) & 0x3F) << 6) | (UInt32(buf[i + 3]) & 0x3F); i += 4
+                }
+                o += 1
             }
+            return o
         }
+        original.removeLast(n - count)
     }
 
     // MARK: Tokenisation
@@ -259,36 +331,38 @@ struct SearchTokenizer {
         }
         var i = 0
         var pos: Int32 = 0
-        while i < n {
-            let cls = SearchScalars.classify(normalized[i])
-            switch cls {
-            case .han, .kana, .hangul:
-                let hangul = cls == .hangul
-                var j = i + 1
-                while j < n {
-                    let c = SearchScalars.classify(normalized[j])
-                    if hangul ? c != .hangul : (c != .han && c != .kana) { break }
-                    j += 1
-                }
-                emitCJKRun(i, j, pos, mode)
-                pos += Int32(j - i)
-                i = j
-            case .upper, .lower, .digit, .underscore, .letter:
-                var j = i + 1
-                while j < n {
-                    let c = SearchScalars.classify(normalized[j])
-                    if c == .upper || c == .lower || c == .digit || c == .underscore || c == .letter {
-                        j += 1
-                    } else if c == .dot, j + 1 < n, Self.isWordClass(SearchScalars.classify(normalized[j + 1])) {
-                        j += 1
+        let han = SearchScalarClass.han.rawValue, kana = SearchScalarClass.kana.rawValue, hangul = SearchScalarClass.hangul.rawValue
+        let classOf = classes
+        classOf.withUnsafeBufferPointer { cls in
+            while i < n {
+                let c = cls[i]
+                if c == han || c == kana || c == hangul {
+                    var j = i + 1
+                    if c == hangul {
+                        while j < n && cls[j] == hangul { j += 1 }
                     } else {
-                        break
+                        while j < n && (cls[j] == han || cls[j] == kana) { j += 1 }
                     }
+                    emitCJKRun(i, j, pos, mode)
+                    pos += Int32(j - i)
+                    i = j
+                } else if Self.isWordClass(c) {
+                    var j = i + 1
+                    while j < n {
+                        let d = cls[j]
+                        if Self.isWordClass(d) {
+                            j += 1
+                        } else if d == SearchScalarClass.dot.rawValue, j + 1 < n, Self.isWordClass(cls[j + 1]) {
+                            j += 1
+                        } else {
+                            break
+                        }
+                    }
+                    pos = interning && !tracksSources ? emitLatinRunCached(i, j, pos) : emitLatinRun(i, j, pos)
+                    i = j
+                } else {
+                    i += 1
                 }
-                pos = interning && !tracksSources ? emitLatinRunCached(i, j, pos) : emitLatinRun(i, j, pos)
-                i = j
-            case .other, .dot:
-                i += 1
             }
         }
         literalCount = count
@@ -331,8 +405,15 @@ struct SearchTokenizer {
     }
 
     @inline(__always)
-    private static func isWordClass(_ c: SearchScalarClass) -> Bool {
-        c == .upper || c == .lower || c == .digit || c == .underscore || c == .letter
+    private static func isWordClass(_ c: UInt8) -> Bool {
+        // upper, lower, digit, underscore, letter
+        c >= SearchScalarClass.upper.rawValue && c <= SearchScalarClass.letter.rawValue
+    }
+
+    /// The class of normalised scalar `k`.
+    @inline(__always)
+    private func scalarClass(_ k: Int) -> SearchScalarClass {
+        SearchScalarClass(rawValue: classes[k]).unsafelyUnwrapped
     }
 
     @inline(__always)
@@ -362,15 +443,7 @@ struct SearchTokenizer {
         let unigrams = mode == .document || len == 1
         if trackPositions { for k in 0..<len { scalarPositions[a + k] = pos + Int32(k) } }
         if interning && !tracksSources {
-            // Index mode: unigrams and bigrams by their scalars (bytes only for a new token).
-            for k in 0..<len {
-                let c = normalized[a + k]
-                if unigrams { internScalars(UInt64(c), c, nil, pos + Int32(k), a + k) }
-                if k + 1 < len {
-                    let d = normalized[a + k + 1]
-                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
-                }
-            }
+            emitCJKRunInterned(a, len, pos, unigrams: unigrams)
             return
         }
         for k in 0..<len {
@@ -389,11 +462,67 @@ struct SearchTokenizer {
         }
     }
 
+    /// Index mode: the unigrams and bigrams of a run by their scalars. Tokens seen before are
+    /// written through pointers into room made for the run (at most two per scalar); a new one
+    /// is made, interned and remembered by `internScalars`.
+    private mutating func emitCJKRunInterned(_ a: Int, _ len: Int, _ pos: Int32, unigrams: Bool) {
+        if unigramIDs.isEmpty { unigramIDs = [Int32](repeating: -1, count: 0x10000) }
+        // Token j of the run: the unigram (j even) or the bigram (j odd) at scalar j / 2.
+        var j = unigrams ? 0 : 1
+        let end = 2 * len - 1
+        while j < end {
+            let room = end - j
+            let scratch = self.scratch
+            scratch.reserve(room)
+            let runIDs = scratch.ids, runPositions = scratch.positions
+            var o = 0
+            do {
+                // Copies of the maps, released before a new token changes them (no copy-on-write).
+                let known = unigramIDs, map = scalarTokens
+                normalized.withUnsafeBufferPointer { norm in
+                known.withUnsafeBufferPointer { known in
+                    while j < end {
+                        let k = j >> 1
+                        let c = norm[a + k]
+                        let id: Int32
+                        if j & 1 == 0 {
+                            id = c < 0x10000 ? known[Int(c)] : map.find(UInt64(c))
+                        } else {
+                            id = map.find((UInt64(c) + 1) << 21 | UInt64(norm[a + k + 1]))
+                        }
+                        if id < 0 { break }
+                        runIDs[o] = id
+                        runPositions[o] = pos + Int32(k)
+                        o += 1
+                        j += unigrams ? 1 : 2
+                    }
+                }}
+            }
+            ids.append(contentsOf: UnsafeBufferPointer(start: runIDs, count: o))
+            positions.append(contentsOf: UnsafeBufferPointer(start: runPositions, count: o))
+            if j < end {
+                // A token not seen before.
+                let k = j >> 1
+                let c = normalized[a + k]
+                if j & 1 == 0 {
+                    internScalars(UInt64(c), c, nil, pos + Int32(k), a + k)
+                } else {
+                    let d = normalized[a + k + 1]
+                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
+                }
+                j += unigrams ? 1 : 2
+            }
+        }
+    }
+
     /// A unigram (`second == nil`) or bigram token by its scalars: its id from the scalar map, or
     /// made, interned and remembered.
     @inline(__always)
     private mutating func internScalars(_ key: UInt64, _ first: UInt32, _ second: UInt32?, _ position: Int32, _ at: Int) {
-        let known = scalarTokens.find(key)
+        // Unigrams below U+10000 by a direct table, the others by the scalar map.
+        let direct = second == nil && first < 0x10000
+        if direct && unigramIDs.isEmpty { unigramIDs = [Int32](repeating: -1, count: 0x10000) }
+        let known = direct ? unigramIDs[Int(first)] : scalarTokens.find(key)
         if known >= 0 {
             ids.append(known)
             positions.append(position)
@@ -404,7 +533,7 @@ struct SearchTokenizer {
         if let second { SearchScalars.appendUTF8(second, to: &bytes) }
         finishToken(start: s, position: position, kind: second == nil ? Self.kindUnigram : Self.kindBigram,
                     from: at, to: at + (second == nil ? 1 : 2))
-        scalarTokens.insert(key, ids[ids.count - 1])
+        if direct { unigramIDs[Int(first)] = ids[ids.count - 1] } else { scalarTokens.insert(key, ids[ids.count - 1]) }
     }
 
     /// `emitLatinRun` in index mode: the tokens of a run depend on its scalars only, so a run seen
@@ -457,14 +586,14 @@ struct SearchTokenizer {
         var start = -1
         var k = a
         while k < b {
-            let c = SearchScalars.classify(normalized[k])
+            let c = scalarClass(k)
             if c == .underscore {
                 if start >= 0 { partRanges.append((start, k)); start = -1 }
                 k += 1
                 continue
             }
             if start < 0 { start = k; k += 1; continue }
-            let p = SearchScalars.classify(normalized[k - 1])
+            let p = scalarClass(k - 1)
             var boundary = false
             let pLetter = p == .lower || p == .letter || p == .upper
             let cLetter = c == .lower || c == .letter || c == .upper
@@ -473,9 +602,9 @@ struct SearchTokenizer {
             } else if (pLetter && c == .digit) || (p == .digit && cLetter) {
                 boundary = true
             } else if p == .upper && c == .upper && k + 1 < b {
-                if SearchScalars.classify(normalized[k + 1]) == .lower {
+                if scalarClass(k + 1) == .lower {
                     // "URLSession" splits before "S"; "URLs" (a lone plural s) does not.
-                    let loneS = normalized[k + 1] == 0x73 && (k + 2 >= b || SearchScalars.classify(normalized[k + 2]) != .lower)
+                    let loneS = normalized[k + 1] == 0x73 && (k + 2 >= b || scalarClass(k + 2) != .lower)
                     boundary = !loneS
                 }
             }
@@ -548,16 +677,41 @@ struct SearchTokenizer {
     }
 }
 
-/// Token ids by a key made of one or two scalars (open addressing; keys are below `UInt64.max`).
+/// Scratch memory of a tokenizer: token ids and positions of a run, written through pointers.
+final class TokenScratch {
+    private(set) var ids: UnsafeMutablePointer<Int32>
+    private(set) var positions: UnsafeMutablePointer<Int32>
+    private var capacity = 256
+
+    init() {
+        ids = .allocate(capacity: capacity)
+        positions = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        ids.deallocate()
+        positions.deallocate()
+    }
+
+    /// Room for `n` tokens (the contents are not kept).
+    func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        while capacity < n { capacity *= 2 }
+        ids.deallocate(); positions.deallocate()
+        ids = .allocate(capacity: capacity)
+        positions = .allocate(capacity: capacity)
+    }
+}
+
+/// Token ids by a key made of one or two scalars (open addressing; keys are below `UInt64.max`;
+/// each key beside its value, one probe touches one cache line).
 struct ScalarTokenMap {
-    private var keys: [UInt64]
-    private var values: [Int32]
+    private var entries: [(key: UInt64, value: Int32)]
     private var shift: UInt64
     private var used = 0
 
     init() {
-        keys = Array(repeating: .max, count: 1 << 12)
-        values = Array(repeating: -1, count: 1 << 12)
+        entries = Array(repeating: (.max, -1), count: 1 << 12)
         shift = 64 - 12
     }
 
@@ -567,12 +721,12 @@ struct ScalarTokenMap {
     /// The id of `key`, or -1.
     @inline(__always)
     func find(_ key: UInt64) -> Int32 {
-        keys.withUnsafeBufferPointer { k in
-            let mask = k.count - 1
+        entries.withUnsafeBufferPointer { e in
+            let mask = e.count - 1
             var s = slot(key)
             while true {
-                let x = k[s]
-                if x == key { return values[s] }
+                let x = e[s].key
+                if x == key { return e[s].value }
                 if x == .max { return -1 }
                 s = (s + 1) & mask
             }
@@ -580,22 +734,20 @@ struct ScalarTokenMap {
     }
 
     mutating func insert(_ key: UInt64, _ value: Int32) {
-        let mask = keys.count - 1
+        let mask = entries.count - 1
         var s = slot(key)
-        while keys[s] != .max && keys[s] != key { s = (s + 1) & mask }
-        if keys[s] == .max { used += 1 }
-        keys[s] = key
-        values[s] = value
-        if used * 2 > keys.count { grow() }
+        while entries[s].key != .max && entries[s].key != key { s = (s + 1) & mask }
+        if entries[s].key == .max { used += 1 }
+        entries[s] = (key, value)
+        if used * 2 > entries.count { grow() }
     }
 
     private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        keys = Array(repeating: .max, count: oldKeys.count * 2)
-        values = Array(repeating: -1, count: oldKeys.count * 2)
+        let old = entries
+        entries = Array(repeating: (.max, -1), count: old.count * 2)
         shift -= 1
         used = 0
-        for i in oldKeys.indices where oldKeys[i] != .max { insert(oldKeys[i], oldValues[i]) }
+        for entry in old where entry.key != .max { insert(entry.key, entry.value) }
     }
 }
 

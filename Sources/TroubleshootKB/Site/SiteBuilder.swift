@@ -119,7 +119,7 @@ public struct SiteBuilder: Sendable {
         let searchExport: BackgroundTask<SiteSearchExport>? = glossaryError != nil ? nil : BackgroundTask { [entries = parsed.items.compactMap(\.entry)] in
             let begin = DispatchTime.now().uptimeNanoseconds
             defer { clock.record("search index (beside validate, index, render)", since: begin) }
-            return SiteSearchExport(entries: entries.sorted { $0.id < $1.id }, glossary: glossary)
+            return SiteSearchExport(entries: entries, glossary: glossary)
         }
         try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
         clock.lap(.validate)

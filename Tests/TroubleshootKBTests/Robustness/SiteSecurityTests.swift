@@ -167,10 +167,10 @@ struct SiteSecurityTests {
         let root = try Self.makeKnowledgeBase()
         defer { TestSupport.remove(root) }
         let kb = try KnowledgeBase.load(paths: [root + "/entries"], workingDirectory: root)
-        let index = SearchIndex.build(documents: kb.entries.map { SearchDocument(entry: $0) })
-        let export = index.webExport(shardCount: 4)
+        let export = SearchWebExport.build(documents: kb.entries.map { SearchDocument(entry: $0) }, shardCount: 4, ownFileRecords: 0)
         let files = [("search-meta.json", export.meta), ("search-filters.json", export.filters)]
             + export.shards.enumerated().map({ ("search-shard-\($0.offset).json", $0.element) })
+            + export.tokenFiles.enumerated().map({ ("search-token-\($0.offset).json", $0.element) })
             + export.docs.enumerated().map({ ("search-doc-\($0.offset).json", $0.element) })
         for (name, data) in files {
             let text = String(decoding: data, as: UTF8.self)

@@ -26,9 +26,15 @@ import Testing
     }
 
     static func repositoryIndex(glossary: Bool = true) throws -> SearchIndex {
+        let (documents, search) = try repositoryDocuments(glossary: glossary)
+        return SearchIndex.build(documents: documents, glossary: search)
+    }
+
+    /// The repository's entries as search documents, and its glossary (or none).
+    static func repositoryDocuments(glossary: Bool = true) throws -> ([SearchDocument], SearchGlossary) {
         let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory], workingDirectory: TestSupport.repositoryRoot)
         let search = glossary ? SearchGlossary(Glossary.load(entriesDirectory: TestSupport.entriesDirectory).0) : .empty
-        return SearchIndex.build(documents: kb.entries.map { SearchDocument(entry: $0) }, glossary: search)
+        return (kb.entries.map { SearchDocument(entry: $0) }, search)
     }
 
     typealias Report = [String: (n: Int, mrr: Double, r1: Double, r3: Double, misses: [String])]

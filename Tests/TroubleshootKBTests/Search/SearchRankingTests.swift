@@ -184,7 +184,7 @@ import Testing
 
     static func files() -> [(String, Data)] {
         let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary)
-        let export = index.webExport(shardCount: shardCount)
+        let export = SearchWebExport.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary, shardCount: shardCount)
         var files = [("web/search-meta.json", export.meta)]
         for (i, s) in export.shards.enumerated() { files.append(("web/search-shard-\(i).json", s)) }
         for (d, doc) in export.docs.enumerated() { files.append(("web/search-doc-\(d).json", doc)) }
@@ -211,8 +211,9 @@ import Testing
     /// checks that search-core.js ranks them the same). Needs ../shared/queries/dev.tsv.
     static func entriesFiles() throws -> [(String, Data)]? {
         guard let dev = SearchEvaluationTests.queries() else { return nil }
-        let index = try SearchEvaluationTests.repositoryIndex(glossary: true)
-        let export = index.webExport(shardCount: 8)
+        let (documents, glossary) = try SearchEvaluationTests.repositoryDocuments(glossary: true)
+        let index = SearchIndex.build(documents: documents, glossary: glossary)
+        let export = SearchWebExport.build(documents: documents, glossary: glossary, shardCount: 8)
         var files = [("entries/web/search-meta.json", export.meta)]
         for (i, s) in export.shards.enumerated() { files.append(("entries/web/search-shard-\(i).json", s)) }
         for (d, doc) in export.docs.enumerated() { files.append(("entries/web/search-doc-\(d).json", doc)) }
@@ -240,11 +241,11 @@ import Testing
     }
 
     @Test func shardsHoldTheirTokens() throws {
-        let export = SearchIndex.build(documents: SearchTestCorpus.documents).webExport(shardCount: 8)
+        let export = SearchWebExport.build(documents: SearchTestCorpus.documents, shardCount: 8)
         for (i, shard) in export.shards.enumerated() {
             let json = try #require(try JSONSerialization.jsonObject(with: shard) as? [String: Any])
             let tokens = try #require(json["t"] as? [String: Any])
-            for token in tokens.keys { #expect(SearchIndex.shard(ofToken: token, shardCount: 8) == i) }
+            for token in tokens.keys { #expect(SearchWebExport.shard(ofToken: token, shardCount: 8) == i) }
         }
         let meta = try #require(try JSONSerialization.jsonObject(with: export.meta) as? [String: Any])
         #expect(meta["n"] as? Int == SearchTestCorpus.documents.count)

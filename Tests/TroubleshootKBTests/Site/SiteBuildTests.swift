@@ -451,15 +451,16 @@ import Testing
 @Suite struct SiteSearchExportTests {
     @Test func tokensWithManyRecordsGetFilesOfTheirOwn() throws {
         let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary)
-        let inline = index.webExport(shardCount: 4)
-        let split = index.webExport(shardCount: 4, ownFileRecords: 0)
+        let inline = SearchWebExport.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary, shardCount: 4)
+        let split = SearchWebExport.build(documents: SearchTestCorpus.documents, glossary: SearchTestCorpus.glossary, shardCount: 4,
+                                          ownFileRecords: 0)
         #expect(inline.tokenFiles.isEmpty || inline.tokenFiles.count < split.tokenFiles.count)
         #expect(split.tokenFiles.count == index.tokenCount)
         #expect(split.meta == inline.meta)
         #expect(split.docs == inline.docs)
         func tokens(_ data: Data) throws -> [String: Any] {
             let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            #expect(json["v"] as? Int == SearchIndex.webFormatVersion)
+            #expect(json["v"] as? Int == SearchWebExport.formatVersion)
             return try #require(json["t"] as? [String: Any])
         }
         for (i, (a, b)) in zip(inline.shards, split.shards).enumerated() {
@@ -477,5 +478,101 @@ import Testing
         let meta = try #require(try JSONSerialization.jsonObject(with: split.meta) as? [String: Any])
         #expect(meta["docs"] == nil)
         #expect(split.meta.count < 4096)
+    }
+}
+
+/// The web export itself (docs/search.md §6): independent of how the documents are split
+/// among threads, the same files in both framings, numbers as the format describes them.
+@Suite struct SearchWebExportTests {
+    static func manyDocuments() -> [SearchDocument] {
+        var docs: [SearchDocument] = []
+        for i in 0..<40 {
+            for var d in SearchTestCorpus.documents {
+                d.id = "\(d.id)-\(i)"
+                docs.append(d)
+            }
+        }
+        return docs
+    }
+
+    @Test func chunkingDoesNotChangeTheFiles() {
+        let docs = Self.manyDocuments()
+        let one = SearchWebExport.build(documents: docs, glossary: SearchTestCorpus.glossary, chunkCount: 1)
+        for chunks in [2, 7, 23] {
+            let many = SearchWebExport.build(documents: docs, glossary: SearchTestCorpus.glossary, chunkCount: chunks)
+            #expect(one.meta == many.meta)
+            #expect(one.shards == many.shards, "\(chunks) chunks")
+            #expect(one.tokenFiles == many.tokenFiles, "\(chunks) chunks")
+            #expect(one.docs == many.docs)
+            #expect(one.filters == many.filters)
+        }
+    }
+
+    @Test func scriptFilesWrapTheJSON() throws {
+        let docs = SearchTestCorpus.documents
+        let json = SearchWebExport.build(documents: docs, glossary: SearchTestCorpus.glossary, shardCount: 4, ownFileRecords: 2)
+        let script = SearchWebExport.build(documents: docs, glossary: SearchTestCorpus.glossary, shardCount: 4, ownFileRecords: 2,
+                                           framing: .script)
+        func check(_ kind: String, _ n: Int, _ plain: Data, _ wrapped: Data) {
+            let body = String(decoding: plain, as: UTF8.self)
+            #expect(String(decoding: wrapped, as: UTF8.self) == "__kbSearchData(\"\(kind)\",\(n),\(body.dropLast()));\n")
+        }
+        check("meta", 0, json.meta, script.meta)
+        check("filters", 0, json.filters, script.filters)
+        for i in json.shards.indices { check("shard", i, json.shards[i], script.shards[i]) }
+        #expect(!json.tokenFiles.isEmpty)
+        for k in json.tokenFiles.indices { check("token", k, json.tokenFiles[k], script.tokenFiles[k]) }
+        for d in json.docs.indices { check("doc", d, json.docs[d], script.docs[d]) }
+    }
+
+    /// Decodes postings digits as docs/search.md §6 describes them.
+    static func decode(_ chars: [UInt8], at i: inout Int, t: Int) -> Int {
+        let alphabet = Array((0x20...0x7E).map(UInt8.init).filter { !"\"&<>\\".utf8.contains($0) })
+        var v = 0, m = 1
+        while true {
+            let x = alphabet.firstIndex(of: chars[i])!
+            i += 1
+            v += x * m
+            if x < t { return v }
+            m *= 90 - t
+        }
+    }
+
+    @Test func postingsDigitsFollowTheFormat() {
+        #expect(WebDigits.alphabet.count == 90)
+        #expect(WebDigits.alphabet.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !"\"&<>\\".utf8.contains($0) })
+        let values: [UInt32] = [0, 1, 39, 40, 63, 64, 79, 80, 89, 90, 1000, 1727, 1728, 65_535, 1 << 20, UInt32(Int32.max), .max]
+        for t in [WebDigits.headT, WebDigits.lengthT] {
+            var out = [UInt8](repeating: 0, count: values.count * WebDigits.maxLength)
+            var n = 0
+            out.withUnsafeMutableBytes { raw in
+                WebDigits.alphabet.withUnsafeBufferPointer { digits in
+                    for v in values {
+                        let k = WebDigits.write(v, t, to: raw.baseAddress! + n, digits.baseAddress!)
+                        #expect(k == WebDigits.length(v, t) && k <= WebDigits.maxLength)
+                        n += k
+                    }
+                }
+            }
+            var i = 0
+            for v in values { #expect(Self.decode(out, at: &i, t: Int(t)) == Int(v)) }
+            #expect(i == n)
+        }
+        // One character below t, two from t on.
+        #expect(WebDigits.length(63, 64) == 1 && WebDigits.length(64, 64) == 2)
+    }
+
+    @Test func documentFilesLeaveOutWhatTheyRepeat() throws {
+        let export = SearchWebExport.build(documents: SearchTestCorpus.documents)
+        for data in export.docs {
+            let doc = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let texts = try #require(doc["texts"] as? [[Any]])
+            // The title only when it is not the first text; no trailing nulls.
+            if let title = doc["title"] as? String { #expect(texts.first?[1] as? String != title) }
+            for text in texts {
+                #expect((2...4).contains(text.count))
+                #expect(!(text.last is NSNull))
+            }
+        }
     }
 }
