@@ -153,8 +153,13 @@ public struct SiteBuilder: Sendable {
             try writer.commit()
             clock.lap(.write)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            return Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
-                           seconds: seconds, output: writer.output, timings: clock.timings)
+            let summary = Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
+                                  seconds: seconds, output: writer.output, timings: clock.timings)
+            // Entries, pages' index and search data are hundreds of thousands of allocations;
+            // they are freed on a thread of their own, so the caller (often a process about to
+            // exit) does not wait for that.
+            BackgroundRelease.release([consume loaded, consume parsed, consume index, consume search])
+            return summary
         } catch {
             writer.discard()
             throw error
