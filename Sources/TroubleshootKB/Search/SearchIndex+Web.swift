@@ -105,18 +105,23 @@ extension SearchWebExport {
     /// The same over `count` documents made on demand: `document(i)` is called once per
     /// document, on the thread that tokenizes it (its texts are then hot, and it is dropped as
     /// soon as it is read); `id(i)` must be its id.
+    ///
+    /// With `documentSink`, each document file is handed to it as soon as it is made (with the
+    /// document's number, on the thread that made it, in no particular order) instead of being
+    /// kept in `docs`, which then stays empty: a caller can write them while the rest is built.
     public static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
                              parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                              shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
-                             framing: Framing = .json) -> SearchWebExport {
+                             framing: Framing = .json, documentSink: (@Sendable (Int, Data) -> Void)? = nil) -> SearchWebExport {
         build(count: count, id: id, document: document, parameters: parameters, glossary: glossary, shardCount: requestedShards,
-              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil)
+              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil, documentSink: documentSink)
     }
 
     static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
                       parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                       shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
-                      framing: Framing = .json, chunkCount requested: Int?) -> SearchWebExport {
+                      framing: Framing = .json, chunkCount requested: Int?,
+                      documentSink: (@Sendable (Int, Data) -> Void)? = nil) -> SearchWebExport {
         let order = SearchIndex.documentOrder(count: count, id: id)
         let n = order.count
         let fc = SearchIndex.fieldCount
@@ -145,7 +150,8 @@ extension SearchWebExport {
             for d in lo..<hi {
                 let doc = document(order[d])
                 filterOutput[d] = (doc.lang, doc.status, doc.tags)
-                docOutput[d] = chunk.add(doc, doc: Int32(d), framing: framing)
+                let file = chunk.add(doc, doc: Int32(d), framing: framing)
+                if let documentSink { documentSink(d, file) } else { docOutput[d] = file }
             }
             chunk.finish()
             chunkOutput[c] = chunk
@@ -326,7 +332,7 @@ extension SearchWebExport {
         close(&fw, framing)
 
         return SearchWebExport(meta: m.take(), shards: Array(files[0..<shardCount]), tokenFiles: Array(files[shardCount...]),
-                               docs: Array(docBuffer), filters: fw.take())
+                               docs: documentSink == nil ? Array(docBuffer) : [], filters: fw.take())
     }
 
     /// A power of two so that shards hold about `defaultShardBytes` each, and at most about one

@@ -113,31 +113,52 @@ public struct SiteBuilder: Sendable {
         let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
                                                          displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
         let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
-        // The search index is built on a second thread from here on, while the entries are
-        // validated and the pages render (its documents are the entries in id order, as the
-        // index step sorts them); if validation fails, its work is simply dropped.
-        let searchExport: BackgroundTask<SiteSearchExport>? = glossaryError != nil ? nil : BackgroundTask { [entries = parsed.items.compactMap(\.entry)] in
-            let begin = DispatchTime.now().uptimeNanoseconds
-            defer { clock.record("search index (beside validate, index, render)", since: begin) }
-            return SiteSearchExport(entries: entries, glossary: glossary)
-        }
-        try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
-        clock.lap(.validate)
-        let index = try makeIndex(parsed, report: checkReport)
-        clock.lap(.index)
-        progress(.index, 0, 1)
-        if let problem = glossaryError {
-            throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
-        }
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
                                     sources: [options.entriesDirectory, options.assetsDirectory])
-        // Its files are written on that thread too, while the pages render.
+        // The search index is built on a second thread from here on, while the entries are
+        // validated and the pages render (its documents are the entries in id order); its
+        // document files are written as they are made, the rest once it is complete. If
+        // validation fails, its work is dropped.
+        let documentFiles: SiteSearchExport.DocumentFiles?
+        do {
+            documentFiles = glossaryError != nil ? nil : try SiteSearchExport.DocumentFiles(writer)
+        } catch {
+            writer.discard()
+            throw error
+        }
+        let searchExport: BackgroundTask<SiteSearchExport>? = documentFiles == nil ? nil : BackgroundTask { [entries = parsed.items.compactMap(\.entry)] in
+            let begin = DispatchTime.now().uptimeNanoseconds
+            defer { clock.record("search index (beside validate, index, render)", since: begin) }
+            return SiteSearchExport(entries: entries, glossary: glossary, documentFiles: documentFiles)
+        }
+        /// Stops the search thread's file writing and removes the staging folder.
+        func abandon() {
+            documentFiles?.stop()
+            try? documentFiles?.finish()
+            writer.discard()
+        }
+        let index: SiteIndex
+        do {
+            try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
+            clock.lap(.validate)
+            index = try makeIndex(parsed, report: checkReport)
+            clock.lap(.index)
+            progress(.index, 0, 1)
+            if let problem = glossaryError {
+                throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
+            }
+        } catch {
+            abandon()
+            throw error
+        }
+        // The rest of its files are written on that thread too, while the pages render.
         let search = BackgroundTask<Void> {
             let export = try searchExport!.wait()
             let begin = DispatchTime.now().uptimeNanoseconds
             defer { clock.record("search files (beside render)", since: begin) }
             try export.write(into: writer)
+            try documentFiles!.finish()
         }
         do {
             let pages: Int
@@ -146,6 +167,7 @@ public struct SiteBuilder: Sendable {
                 clock.lap(.render)
                 try write(assets: assets, isPage: index.isPage, into: writer)
             } catch {
+                documentFiles?.stop()
                 _ = try? search.wait()
                 throw error
             }
@@ -161,7 +183,7 @@ public struct SiteBuilder: Sendable {
             BackgroundRelease.release([consume loaded, consume parsed, consume index, consume search])
             return summary
         } catch {
-            writer.discard()
+            abandon()
             throw error
         }
     }

@@ -22,10 +22,41 @@ struct SiteSearchExport {
     /// Builds the web index of `entries` (documents are numbered in id order, as in
     /// `SearchIndex.build`), its files already wrapped as scripts. Each entry becomes a search
     /// document on the thread that tokenizes it.
-    init(entries: [Entry], glossary: Glossary) {
+    /// With `documentFiles`, each document file is written through it as soon as it is made,
+    /// while the rest of the index is still being built (`export.docs` then stays empty).
+    init(entries: [Entry], glossary: Glossary, documentFiles: DocumentFiles? = nil) {
+        var sink: (@Sendable (Int, Data) -> Void)? = nil
+        if let documentFiles { sink = { d, data in documentFiles.add(d, data) } }
         export = SearchWebExport.build(count: entries.count, id: { entries[$0].id },
                                        document: { SearchDocument(entry: entries[$0], url: SitePaths.entry(entries[$0].id)) },
-                                       glossary: SearchGlossary(glossary), framing: .script)
+                                       glossary: SearchGlossary(glossary), framing: .script, documentSink: sink)
+    }
+
+    /// Writes `search/doc-<d>.js` files while the index is built, on a thread of their own.
+    /// After `stop()` (the build failed), files handed over later are dropped, so the staging
+    /// folder can be discarded once `finish()` returns.
+    final class DocumentFiles: @unchecked Sendable {
+        private let queue: SiteWriter.Queue
+        private let lock = NSLock()
+        private var stopped = false
+
+        init(_ writer: SiteWriter) throws {
+            try writer.prepareFolders(for: [SiteSearchExport.folder + "/meta.js"])
+            queue = SiteWriter.Queue(writer, label: "search-docs")
+        }
+
+        func add(_ d: Int, _ data: Data) {
+            lock.lock(); defer { lock.unlock() }
+            guard !stopped else { return }
+            queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
+        }
+
+        func stop() {
+            lock.lock(); stopped = true; lock.unlock()
+        }
+
+        /// Waits for every file handed over so far; throws the first write error.
+        func finish() throws { try queue.finish() }
     }
 
     /// Writes every file of the index into the staging folder.
