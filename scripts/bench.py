@@ -205,8 +205,11 @@ def bench_build_sizes(args, results):
         # every new inode scan past the recently deleted ones, which would time the file
         # system's bookkeeping of the benchmark's own clean-up. Both tools get the same treatment;
         # the moved folders are deleted once all builds are timed.
+        # Each run also starts with no dirty pages of the previous one waiting to be written back
+        # (sync, untimed), so no run pays for its predecessor's writeback.
         def clean_kb():
             set_aside(out)
+            os.sync()
         settle()
         cpu = []
         t, m, all_t = median_of(args.runs, [KB, "build", "--out", out], cwd=both, env=env, before=clean_kb, ok=(0,), cpu=cpu)
@@ -218,6 +221,7 @@ def bench_build_sizes(args, results):
             public = os.path.join(both, "public")
             def clean():
                 set_aside(public)
+                os.sync()
             settle()
             hcpu = []
             ht, hm, hall = median_of(args.runs, ["hugo", "--quiet", "--config", "hugo.toml,hugo.nohl.toml", "--destination", "public"],
@@ -241,7 +245,7 @@ def bench_build_sizes(args, results):
         # (by kb, so this one includes the deletion and what it costs the next creations).
         settle()
         rcpu = []
-        rt, rm, rall = median_of(args.runs, [KB, "build", "--out", out], cwd=both, env=env, ok=(0,), cpu=rcpu)
+        rt, rm, rall = median_of(args.runs, [KB, "build", "--out", out], cwd=both, env=env, before=os.sync, ok=(0,), cpu=rcpu)
         row.update({"kb_rebuild_median_s": rt, "kb_rebuild_runs_s": rall, "kb_rebuild_cpu_median_s": statistics.median(rcpu)})
         line += (f"\n         kb build over the previous site (stage, swap, delete the old one) {rt:.2f} s {['%.2f' % x for x in rall]}, "
                  f"CPU {statistics.median(rcpu):.2f} s")
