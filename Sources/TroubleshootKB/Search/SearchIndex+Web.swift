@@ -220,7 +220,7 @@ extension SearchWebExport {
                 inlineBytes += name + postingLength[t] + 32
             }
         }
-        let shardCount = max(1, requestedShards ?? recommendedShardCount(inlineBytes: inlineBytes, tokenCount: v))
+        let shardCount = max(1, requestedShards ?? recommendedShardCount(inlineBytes: inlineBytes, tokenCount: v, documentCount: n))
         var tokensOfShard = [[Int32]](repeating: [], count: shardCount)
         for t in 0..<v { tokensOfShard[Int(tokens.hashes[t] % UInt32(shardCount))].append(Int32(t)) }
 
@@ -337,9 +337,12 @@ extension SearchWebExport {
 
     /// A power of two so that shards hold about `defaultShardBytes` each, and at most about one
     /// token each (1...65536): small shards, so that a query loads little besides its own tokens.
-    static func recommendedShardCount(inlineBytes: Int, tokenCount: Int) -> Int {
+    /// A small knowledge base gets at most `max(64, 8 × documents)` shards: its whole index is
+    /// small, and a few shards of a few kilobytes serve it better than thousands of tiny files.
+    static func recommendedShardCount(inlineBytes: Int, tokenCount: Int, documentCount: Int) -> Int {
+        let limit = min(65536, max(64, 8 * documentCount))
         var count = 1
-        while count < 65536 && count * 2 <= max(1, tokenCount) && inlineBytes / count > defaultShardBytes { count *= 2 }
+        while count * 2 <= limit && count * 2 <= max(1, tokenCount) && inlineBytes / count > defaultShardBytes { count *= 2 }
         return count
     }
 
