@@ -20,20 +20,52 @@ public struct AttemptPart: Sendable {
     public let text: String
 }
 
-/// A numbered attempt: what was tried, how it ended and why.
+/// A numbered attempt: what was tried, how it ended and why. Its records live in one shared,
+/// immutable object, so copying an attempt costs one reference count.
 public struct Attempt: Sendable {
-    public let number: AttemptNumber
+    private final class Storage: Sendable {
+        let number: AttemptNumber
+        let title: String
+        let heading: String
+        let outcome: Outcome
+        let outcomeWord: String?
+        let parts: [AttemptPart]
+        let range: SourceRange
+        let headingBlock: MarkdownNode
+
+        init(number: AttemptNumber, title: String, heading: String, outcome: Outcome, outcomeWord: String?,
+             parts: [AttemptPart], range: SourceRange, headingBlock: MarkdownNode) {
+            self.number = number
+            self.title = title
+            self.heading = heading
+            self.outcome = outcome
+            self.outcomeWord = outcomeWord
+            self.parts = parts
+            self.range = range
+            self.headingBlock = headingBlock
+        }
+    }
+
+    private let storage: Storage
+
+    init(number: AttemptNumber, title: String, heading: String, outcome: Outcome, outcomeWord: String?,
+         parts: [AttemptPart], range: SourceRange, headingBlock: MarkdownNode) {
+        storage = Storage(number: number, title: title, heading: heading, outcome: outcome, outcomeWord: outcomeWord,
+                          parts: parts, range: range, headingBlock: headingBlock)
+    }
+
+    public var number: AttemptNumber { storage.number }
     /// The heading after the number: `只用 toolbarColorScheme`.
-    public let title: String
+    public var title: String { storage.title }
     /// The heading as written: `方案 1：只用 toolbarColorScheme`.
-    public let heading: String
-    public let outcome: Outcome
+    public var heading: String { storage.heading }
+    public var outcome: Outcome { storage.outcome }
     /// The outcome word as written (`失败`), when there is one.
-    public let outcomeWord: String?
-    public let parts: [AttemptPart]
-    public let range: SourceRange
+    public var outcomeWord: String? { storage.outcomeWord }
+    public var parts: [AttemptPart] { storage.parts }
+    public var range: SourceRange { storage.range }
     /// The attempt's heading block.
-    public let headingBlock: MarkdownNode
+    public var headingBlock: MarkdownNode { storage.headingBlock }
     public var headingRange: SourceRange { headingBlock.range }
 
     public var anchor: String { number.anchor }

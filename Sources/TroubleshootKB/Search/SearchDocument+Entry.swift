@@ -16,21 +16,24 @@ extension SearchDocument {
         for api in meta.apis { add(.apis, api) }
         if let problem = entry.problem { add(.problem, problem.text, label: problem.heading) }
         add(.body, meta.summary)
-        for attempt in entry.attempts {
-            let prefix = Self.headingPrefix(attempt)
-            let anchor = attempt.anchor
-            for part in attempt.parts where !part.text.isEmpty {
-                let label = "\(prefix) — \(Self.labelAsWritten(part))"
-                switch part.role {
+        // By index: attempts and parts are read in place, not copied.
+        let attempts = entry.attempts
+        for a in attempts.indices {
+            let prefix = Self.headingPrefix(attempts[a])
+            let anchor = attempts[a].anchor
+            let parts = attempts[a].parts
+            for k in parts.indices where !parts[k].text.isEmpty {
+                let label = "\(prefix) — \(Self.labelAsWritten(parts[k]))"
+                switch parts[k].role {
                 case .result, .failure, .cause:
-                    add(.attempts, part.text, anchor: anchor, label: label)
+                    add(.attempts, parts[k].text, anchor: anchor, label: label)
                 case .code:
-                    add(.code, part.text, anchor: anchor, label: label)
+                    add(.code, parts[k].text, anchor: anchor, label: label)
                 case .idea, .detail:
-                    add(.body, part.text, anchor: anchor, label: label)
+                    add(.body, parts[k].text, anchor: anchor, label: label)
                 }
             }
-            add(.body, attempt.title, anchor: anchor, label: prefix)
+            add(.body, attempts[a].title, anchor: anchor, label: prefix)
         }
         if let fix = entry.fix { add(.fix, fix.text, anchor: "fix", label: fix.heading) }
         for section in [entry.sideEffects, entry.lessons] + entry.notes.map(Optional.some) {

@@ -193,7 +193,8 @@ public struct SiteBuilder: Sendable {
     struct Loaded {
         let locations: [EntryLocation]
         let locatorDiagnostics: [Diagnostic]
-        let files: [Data]
+        /// Each entry file's bytes (shared with its parsed entry's source text, not copied).
+        let files: [[UInt8]]
         let checkReport: SiteCheckReport?
         /// Site-relative paths of the static files, sorted.
         let assets: [String]
@@ -207,17 +208,22 @@ public struct SiteBuilder: Sendable {
         }
         let (locations, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
         let count = locations.count
-        let results = UnsafeMutableBufferPointer<Result<Data, SiteBuildError>?>.allocate(capacity: count)
+        let results = UnsafeMutableBufferPointer<Result<[UInt8], SiteBuildError>?>.allocate(capacity: count)
         results.initialize(repeating: nil)
         defer { results.deinitialize(); results.deallocate() }
         nonisolated(unsafe) let output = results
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: count) { position in
             let location = locations[position]
-            output[position] = Self.read(location.file, limit: KnowledgeBase.maximumReadSize, display: location.displayPath)
+            let limit = KnowledgeBase.maximumReadSize
+            if let bytes = KnowledgeBase.readBytes(location.file, limit: limit + 1) {
+                output[position] = .success(bytes)
+            } else {
+                output[position] = Self.read(location.file, limit: limit, display: location.displayPath).map { [UInt8]($0) }
+            }
             progress(.load, counter.increment(), count)
         }
-        var files: [Data] = []
+        var files: [[UInt8]] = []
         files.reserveCapacity(count)
         for result in results { files.append(try result!.get()) }
 
@@ -314,7 +320,7 @@ public struct SiteBuilder: Sendable {
         DispatchQueue.concurrentPerform(iterations: count) { position in
             let location = locations[position]
             let data = loaded.files[position]
-            let result = parser.parse(bytes: [UInt8](data), path: location.displayPath, folderName: location.folderName)
+            let result = parser.parse(bytes: data, path: location.displayPath, folderName: location.folderName)
             let item = KnowledgeBase.Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
             let scenario = result.entry.map { readScenario(of: $0, at: location) } ?? .success(nil)
             output[position] = (item, scenario)
