@@ -109,19 +109,26 @@ extension SearchWebExport {
     /// With `documentSink`, each document file is handed to it as soon as it is made (with the
     /// document's number, on the thread that made it, in no particular order) instead of being
     /// kept in `docs`, which then stays empty: a caller can write them while the rest is built.
+    /// With `postingsSink`, each shard and token file likewise (`.shard` or `.token`, its number),
+    /// as soon as it is encoded; `shards` and `tokenFiles` then stay empty.
     public static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
                              parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                              shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
-                             framing: Framing = .json, documentSink: (@Sendable (Int, Data) -> Void)? = nil) -> SearchWebExport {
+                             framing: Framing = .json, documentSink: (@Sendable (Int, Data) -> Void)? = nil,
+                             postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil) -> SearchWebExport {
         build(count: count, id: id, document: document, parameters: parameters, glossary: glossary, shardCount: requestedShards,
-              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil, documentSink: documentSink)
+              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil, documentSink: documentSink, postingsSink: postingsSink)
     }
+
+    /// The two kinds of postings files, for `postingsSink`.
+    public enum PostingsFile: Sendable { case shard, token }
 
     static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
                       parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                       shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
                       framing: Framing = .json, chunkCount requested: Int?,
-                      documentSink: (@Sendable (Int, Data) -> Void)? = nil) -> SearchWebExport {
+                      documentSink: (@Sendable (Int, Data) -> Void)? = nil,
+                      postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil) -> SearchWebExport {
         let order = SearchIndex.documentOrder(count: count, id: id)
         let n = order.count
         let fc = SearchIndex.fieldCount
@@ -275,9 +282,13 @@ extension SearchWebExport {
                 w.raw("}}")
                 close(&w, framing)
             }
-            fileOutput[k] = w.take()
+            if let postingsSink {
+                if k < shardCount { postingsSink(.shard, k, w.take()) } else { postingsSink(.token, k - shardCount, w.take()) }
+            } else {
+                fileOutput[k] = w.take()
+            }
         }
-        let files = Array(fileBuffer)
+        let files = postingsSink == nil ? Array(fileBuffer) : []
 
         // Metadata: parameters and glossary, nothing per document.
         var m = WebBytes()
@@ -331,7 +342,8 @@ extension SearchWebExport {
         fw.raw("\"}")
         close(&fw, framing)
 
-        return SearchWebExport(meta: m.take(), shards: Array(files[0..<shardCount]), tokenFiles: Array(files[shardCount...]),
+        return SearchWebExport(meta: m.take(), shards: files.isEmpty ? [] : Array(files[0..<shardCount]),
+                               tokenFiles: files.isEmpty ? [] : Array(files[shardCount...]),
                                docs: documentSink == nil ? Array(docBuffer) : [], filters: fw.take())
     }
 

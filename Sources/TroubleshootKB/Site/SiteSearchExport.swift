@@ -22,19 +22,26 @@ struct SiteSearchExport {
     /// Builds the web index of `entries` (documents are numbered in id order, as in
     /// `SearchIndex.build`), its files already wrapped as scripts. Each entry becomes a search
     /// document on the thread that tokenizes it.
-    /// With `documentFiles`, each document file is written through it as soon as it is made,
-    /// while the rest of the index is still being built (`export.docs` then stays empty).
+    /// With `documentFiles`, each document, shard and token file is written through it as soon
+    /// as it is made, while the rest of the index is still being built (`export.docs`,
+    /// `export.shards` and `export.tokenFiles` then stay empty).
     init(entries: [Entry], glossary: Glossary, documentFiles: DocumentFiles? = nil) {
         var sink: (@Sendable (Int, Data) -> Void)? = nil
-        if let documentFiles { sink = { d, data in documentFiles.add(d, data) } }
+        var postingsSink: (@Sendable (SearchWebExport.PostingsFile, Int, Data) -> Void)? = nil
+        if let documentFiles {
+            sink = { d, data in documentFiles.add(d, data) }
+            postingsSink = { kind, k, data in documentFiles.add(kind, k, data) }
+        }
         export = SearchWebExport.build(count: entries.count, id: { entries[$0].id },
                                        document: { SearchDocument(entry: entries[$0], url: SitePaths.entry(entries[$0].id)) },
-                                       glossary: SearchGlossary(glossary), framing: .script, documentSink: sink)
+                                       glossary: SearchGlossary(glossary), framing: .script, documentSink: sink,
+                                       postingsSink: postingsSink)
     }
 
-    /// Writes `search/doc-<d>.js` files while the index is built, on a thread of their own.
-    /// After `stop()` (the build failed), files handed over later are dropped, so the staging
-    /// folder can be discarded once `finish()` returns.
+    /// Writes `search/doc-<d>.js`, `search/shard-<i>.js` and `search/token-<k>.js` files while
+    /// the index is built, on a thread of their own. After `stop()` (the build failed), files
+    /// handed over later are dropped, so the staging folder can be discarded once `finish()`
+    /// returns.
     final class DocumentFiles: @unchecked Sendable {
         private let queue: SiteWriter.Queue
         private let lock = NSLock()
@@ -49,6 +56,16 @@ struct SiteSearchExport {
             lock.lock(); defer { lock.unlock() }
             guard !stopped else { return }
             queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
+        }
+
+        /// A shard or token file (positions after every document's, for the order of errors).
+        func add(_ kind: SearchWebExport.PostingsFile, _ k: Int, _ data: Data) {
+            lock.lock(); defer { lock.unlock() }
+            guard !stopped else { return }
+            switch kind {
+            case .shard: queue.add(SiteSearchExport.folder + "/shard-\(k).js", data, position: Int(Int32.max) + k)
+            case .token: queue.add(SiteSearchExport.folder + "/token-\(k).js", data, position: Int(UInt32.max) + k)
+            }
         }
 
         func stop() {

@@ -495,6 +495,37 @@ import Testing
         return docs
     }
 
+    /// Files handed to the sinks as they are made are the files the export otherwise holds.
+    @Test func sinksReceiveTheSameFiles() {
+        let docs = Self.manyDocuments()
+        let held = SearchWebExport.build(count: docs.count, id: { docs[$0].id }, document: { docs[$0] },
+                                         glossary: SearchTestCorpus.glossary, shardCount: 8, ownFileRecords: 4, framing: .script)
+        final class Received: @unchecked Sendable {
+            let lock = NSLock()
+            var docs: [Int: Data] = [:], shards: [Int: Data] = [:], tokens: [Int: Data] = [:]
+        }
+        let received = Received()
+        let streamed = SearchWebExport.build(
+            count: docs.count, id: { docs[$0].id }, document: { docs[$0] }, glossary: SearchTestCorpus.glossary, shardCount: 8,
+            ownFileRecords: 4, framing: .script,
+            documentSink: { d, data in received.lock.lock(); received.docs[d] = data; received.lock.unlock() },
+            postingsSink: { kind, k, data in
+                received.lock.lock(); defer { received.lock.unlock() }
+                switch kind {
+                case .shard: received.shards[k] = data
+                case .token: received.tokens[k] = data
+                }
+            })
+        #expect(streamed.docs.isEmpty && streamed.shards.isEmpty && streamed.tokenFiles.isEmpty)
+        #expect(!held.tokenFiles.isEmpty)
+        #expect(streamed.meta == held.meta)
+        #expect(streamed.filters == held.filters)
+        #expect(received.docs.count == held.docs.count && held.docs.indices.allSatisfy { received.docs[$0] == held.docs[$0] })
+        #expect(received.shards.count == held.shards.count && held.shards.indices.allSatisfy { received.shards[$0] == held.shards[$0] })
+        #expect(received.tokens.count == held.tokenFiles.count
+                && held.tokenFiles.indices.allSatisfy { received.tokens[$0] == held.tokenFiles[$0] })
+    }
+
     @Test func chunkingDoesNotChangeTheFiles() {
         let docs = Self.manyDocuments()
         let one = SearchWebExport.build(documents: docs, glossary: SearchTestCorpus.glossary, chunkCount: 1)
