@@ -41,6 +41,36 @@ import Testing
         }
     }
 
+    // MARK: Byte searches of the lint rules
+
+    /// `ByteSearch.firstIndex` (memmem) and `CJKEmphasisRule.mayContainPattern` (memchr) give what
+    /// a byte-by-byte scan gives, at the edges of the buffer too.
+    @Test func byteSearchesMatchAPlainScan() {
+        var random = Random(state: 11)
+        let alphabet: [UInt8] = [0x2A, 0x5F, 0xE3, 0xEF, 0xE2, 0x80, 0x41, 0x20, 0x54, 0x4F]
+        func plainIndex(_ needle: [UInt8], _ haystack: [UInt8], _ start: Int) -> Int? {
+            guard !needle.isEmpty, start >= 0, haystack.count - start >= needle.count else { return nil }
+            for i in start...(haystack.count - needle.count) where Array(haystack[i..<(i + needle.count)]) == needle { return i }
+            return nil
+        }
+        func plainPattern(_ b: [UInt8]) -> Bool {
+            for i in b.indices where b[i] == 0x2A || b[i] == 0x5F {
+                if i + 1 < b.count, [0xE3, 0xEF, 0xE2].contains(b[i + 1]) { return true }
+                if i >= 3, [0xE3, 0xEF, 0xE2].contains(b[i - 3]) { return true }
+            }
+            return false
+        }
+        for _ in 0..<20000 {
+            let haystack = (0..<random.below(40)).map { _ in random.pick(alphabet) }
+            let needle = (0..<(1 + random.below(3))).map { _ in random.pick(alphabet) }
+            let start = random.below(6)
+            #expect(ByteSearch.firstIndex(of: needle, in: haystack, from: start) == plainIndex(needle, haystack, start),
+                    "\(needle) in \(haystack) from \(start)")
+            #expect(CJKEmphasisRule.mayContainPattern(haystack) == plainPattern(haystack), "\(haystack)")
+        }
+        #expect(ByteSearch.firstIndex(of: Array("TODO(kb-import)".utf8), in: Array("x TODO(kb-import): y".utf8)) == 2)
+    }
+
     @Test func invalidUTF8IsReportedAtTheFirstBadByte() {
         let bytes = Array("---\nid: a\n---\n中文".utf8) + [0xE4, 0xB8] + Array("x".utf8)
         #expect(EntryParser.firstInvalidUTF8Offset(bytes) == bytes.count - 3)
@@ -58,6 +88,14 @@ import Testing
         #expect(first.html == "<p>中\u{FFFD}\n文 \u{FFFD}</p>\n")
         #expect(first.plainText == "中\u{FFFD}\n文 \u{FFFD}")
         #expect(document.blocks.last?.html == "<p>中\n\u{FFFD}文</p>\n")
+        // A source already checked (the entry parser's path): HTML is checked only when the
+        // source has a numeric reference, and then repaired the same way.
+        let markdown = "中&#xFFFF;\n文 &#xFFFE;\n\n中\n&#65535;文\n"
+        let checked = MarkdownParser(options: .init(renderHTML: true)).parse(SourceText(markdown), text: markdown)
+        #expect(checked.blocks.map(\.html) == document.blocks.map(\.html))
+        let plain = "中&amp;文 &copy; **粗体**\n"
+        let rendered = MarkdownParser(options: .init(renderHTML: true)).parse(SourceText(plain), text: plain)
+        #expect(rendered.blocks.first?.html == "<p>中&amp;文 © <strong>粗体</strong></p>\n")
         for bytes: [UInt8] in [[0xFF], [0xE4, 0xB8], [0x41, 0x80], [0xE4, 0xB8, 0xAD], [0x80, 0x80, 0x80, 0x80, 0x80], [0xF0, 0x9F, 0x98, 0x80]] {
             let repaired = String(decoding: bytes, as: UTF8.self).unicodeScalars
             bytes.withUnsafeBufferPointer { buffer in

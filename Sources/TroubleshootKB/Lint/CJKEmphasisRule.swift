@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Warns about `**`, `*` or `__` that cmark left as literal text because it touches CJK
 /// punctuation on the inside with a CJK letter on the outside (CommonMark's flanking rules):
 /// `**「强调」**した` does not render as bold.
@@ -22,17 +28,22 @@ enum CJKEmphasisRule {
     /// A fast byte-level pre-check: `*` or `_` directly next to a CJK punctuation mark
     /// (all of them are three-byte UTF-8 sequences starting with E3 or EF).
     static func mayContainPattern(_ bytes: [UInt8]) -> Bool {
-        let count = bytes.count
-        var i = 0
-        while i < count {
-            let b = bytes[i]
-            if b == 0x2A || b == 0x5F {
-                if i + 1 < count, bytes[i + 1] == 0xE3 || bytes[i + 1] == 0xEF || bytes[i + 1] == 0xE2 { return true }
-                if i >= 3, bytes[i - 3] == 0xE3 || bytes[i - 3] == 0xEF || bytes[i - 3] == 0xE2 { return true }
+        bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            let count = buffer.count
+            func isLead(_ b: UInt8) -> Bool { b == 0xE3 || b == 0xEF || b == 0xE2 }
+            // Each delimiter found with memchr (vectorised), then its neighbours checked.
+            for delimiter: Int32 in [0x2A, 0x5F] {
+                var i = 0
+                while i < count, let found = memchr(base + i, delimiter, count - i) {
+                    let k = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                    if k + 1 < count, isLead(base[k + 1]) { return true }
+                    if k >= 3, isLead(base[k - 3]) { return true }
+                    i = k + 1
+                }
             }
-            i += 1
+            return false
         }
-        return false
     }
 
     /// Inline text of a leaf block where literal text is kept and every other inline is a

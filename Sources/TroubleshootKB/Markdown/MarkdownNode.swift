@@ -80,13 +80,14 @@ public struct MarkdownNode: Sendable {
         case .htmlInline:
             break
         default:
+            // By index: the children are read in place, not copied.
             if isBlock && kind != .document {
-                for (index, child) in children.enumerated() {
-                    if index > 0 && child.isBlock { out += "\n" }
-                    child.appendPlainText(to: &out)
+                for index in children.indices {
+                    if index > 0 && children[index].isBlock { out += "\n" }
+                    children[index].appendPlainText(to: &out)
                 }
             } else {
-                for child in children { child.appendPlainText(to: &out) }
+                for index in children.indices { children[index].appendPlainText(to: &out) }
             }
         }
     }

@@ -20,10 +20,11 @@ public struct EntryScenarioFile: Sendable {
         let name: String
         if let declared = entry?.metadata.scenario, !declared.isEmpty {
             name = declared
-        } else if FileManager.default.fileExists(atPath: folder + "/scenario.feature") {
-            name = "scenario.feature"
         } else {
-            return nil
+            // Most entries have none: one `stat` (what `fileExists` does, without Foundation's path handling).
+            var info = stat()
+            guard stat(folder + "/scenario.feature", &info) == 0 else { return nil }
+            name = "scenario.feature"
         }
         let target = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
         // Outside by its path, or through a symbolic link (the file or a folder on the way).
