@@ -61,11 +61,21 @@ public struct MarkdownParser: Sendable {
             if options.renderHTML && options.joinCJKSoftBreaks {
                 CJKSoftBreaks.remove(in: root)
             }
-            var converter = Converter(source: source, text: text, lineOffset: firstLine - 1, options: options)
+            // cmark writes only the source's own bytes, ASCII markup and entities it decoded into its
+            // HTML, and only numeric references (`&#xFFFF;`) can come out ill-formed: a checked
+            // source without `&#` gives well-formed HTML, which is then not checked again.
+            let htmlIsWellFormed = text != nil && !source.bytes.withUnsafeBufferPointer { buffer in
+                ByteSearch.contains(Self.numericReference, in: UnsafeBufferPointer(rebasing: buffer[range]))
+            }
+            var converter = Converter(source: source, text: text, lineOffset: firstLine - 1, options: options,
+                                      htmlIsWellFormed: htmlIsWellFormed)
             let document = converter.convert(root, parentRange: nil, render: false, depth: 0)
             return MarkdownDocument(blocks: document.children, range: document.range)
         }
     }
+
+    /// `&#`, the start of a numeric character reference.
+    static let numericReference: [UInt8] = [0x26, 0x23]
 
     /// Renders a whole Markdown string to HTML with cmark (safe unless `unsafe`).
     public static func renderHTML(_ markdown: String, unsafe: Bool = false, joinCJKSoftBreaks: Bool = true) -> String {
@@ -90,20 +100,29 @@ private struct Converter {
     let lineOffset: Int
     let options: MarkdownParser.Options
 
-    init(source: SourceText, text: String?, lineOffset: Int, options: MarkdownParser.Options) {
+    /// cmark's HTML of this document is known to be well-formed UTF-8 (see `parse`).
+    let htmlIsWellFormed: Bool
+
+    init(source: SourceText, text: String?, lineOffset: Int, options: MarkdownParser.Options, htmlIsWellFormed: Bool = false) {
         self.source = source
         self.text = text
         self.lineOffset = lineOffset
         self.options = options
+        self.htmlIsWellFormed = htmlIsWellFormed
     }
 
     /// cmark's HTML for `node`. `inArena`: the tree was allocated from `CmarkArena`, which
-    /// also holds (and releases) the rendered string.
-    static func render(_ node: OpaquePointer, unsafe: Bool, inArena: Bool = false) -> String {
+    /// also holds (and releases) the rendered string. `wellFormed`: the HTML is known to be
+    /// well-formed UTF-8 and is copied without a check.
+    static func render(_ node: OpaquePointer, unsafe: Bool, inArena: Bool = false, wellFormed: Bool = false) -> String {
         guard let cString = cmark_render_html(node, unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT) else { return "" }
         defer { if !inArena { free(cString) } }
+        let length = strlen(cString)
+        if wellFormed {
+            return UTF8Scan.uncheckedString(UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: length))
+        }
         // cmark's HTML is not always well-formed (it writes `&#xFFFF;` as the byte FF); such HTML is repaired.
-        return UTF8Scan.string(cString: cString, length: strlen(cString))
+        return UTF8Scan.string(cString: cString, length: length)
     }
 
     /// Nodes nested deeper than this (lists in lists in quotes …) are not converted one by one:
@@ -152,7 +171,7 @@ private struct Converter {
                 child = cmark_node_next(current)
             }
         }
-        let html = render ? Self.render(node, unsafe: options.unsafeHTML, inArena: true) : nil
+        let html = render ? Self.render(node, unsafe: options.unsafeHTML, inArena: true, wellFormed: htmlIsWellFormed) : nil
         return MarkdownNode(kind: kind, literal: literal, children: children, range: range, html: html)
     }
 
