@@ -9,7 +9,9 @@ beside wall time, and writes bench-out/results.json.
 - search: kb index --rebuild (time, CPU, peak RSS, size of .kb/index), in-process query
   latency (kb search --bench), end to end (kb search as a process, warm index).
 - build: kb build for 1,000 and --n entries (time, CPU, peak RSS, output size) beside Hugo
-  without highlighting (hugo.nohl.toml) and Pagefind-extended over Hugo's output.
+  without highlighting (hugo.nohl.toml) and Pagefind-extended over Hugo's output; every build
+  into a new folder on a fresh ext4 file system when it can make one (OutputFileSystem says
+  why), and kb's rebuilds over a previous site last.
 - bytes: what a browser loads for one query on kb's site and with Pagefind on the same corpus
   (scripts/query_bytes.mjs: files requested for the query and its first 10 results; on disk and
   gzip-compressed as a web server would send them).
@@ -98,9 +100,12 @@ def main():
         print(f"kb lint:  median {t:.2f} s over {args.runs} runs {['%.2f' % x for x in all_t]}, peak RSS {m:.0f} MB "
               f"(target < 2 s) | cmark CLI over the same files: {statistics.median(cm):.2f} s")
 
-    for name, fn in [("search", bench_search), ("build", bench_build), ("bytes", bench_bytes)]:
-        if name in parts:
-            fn(args, base, results)
+    if "search" in parts:
+        bench_search(args, base, results)
+    if "build" in parts:
+        bench_build(args, base, results)  # measures the bytes per query too, on the sites it built
+    elif "bytes" in parts:
+        bench_bytes(args, base, results)
 
     os.makedirs(os.path.join(ROOT, "bench-out"), exist_ok=True)
     with open(os.path.join(ROOT, "bench-out", "results.json"), "w") as f:
@@ -161,118 +166,144 @@ def pagefind_binary():
     return shutil.which("pagefind")
 
 
-SET_ASIDE = []
+class OutputFileSystem:
+    """Where the timed site builds write: a fresh ext4 file system (a loop-mounted image made for
+    the run, with mkfs.ext4's defaults) when the bench runs as root and can mount one, else the
+    corpus folder's own file system.
 
+    Why: the ext4 here (/tmp) has no journal, and without a journal ext4 will not reuse an inode
+    within 60 s of its deletion (within 6 minutes while its inode table block is dirty), so every
+    file created meanwhile scans past such inodes (the kernel's `recently_deleted`). How fast a
+    build creates its files then depends on what was deleted in the minutes before it (an earlier
+    bench's clean-up, a test run), not on the tool. A fresh file system gives both tools the same
+    clean start, and nothing is deleted on it until every timed run is done."""
 
-def set_aside(folder):
-    """Moves `folder` out of the way (deleted later by `delete_set_aside`)."""
-    if os.path.exists(folder):
-        target = f"{folder}.old-{len(SET_ASIDE)}"
-        if os.path.exists(target):
-            shutil.rmtree(target, ignore_errors=True)
-            deleted_files()
-        os.rename(folder, target)
-        SET_ASIDE.append(target)
+    IMAGE, MOUNT = "/tmp/kb-bench-fs.img", "/tmp/kb-bench-fs"
 
+    def __init__(self):
+        self.root, self.mounted, self.note = None, False, ""
 
-def delete_set_aside():
-    while SET_ASIDE:
-        shutil.rmtree(SET_ASIDE.pop(), ignore_errors=True)
-    deleted_files()
+    def __enter__(self):
+        why = None
+        if os.geteuid() != 0:
+            why = "not root"
+        elif not (shutil.which("mkfs.ext4") and shutil.which("mount")):
+            why = "mkfs.ext4 or mount missing"
+        else:
+            subprocess.run(["umount", self.MOUNT], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.makedirs(self.MOUNT, exist_ok=True)
+            made = (subprocess.run(["truncate", "-s", "24G", self.IMAGE]).returncode == 0
+                    and subprocess.run(["mkfs.ext4", "-q", "-F", self.IMAGE], stdout=subprocess.DEVNULL).returncode == 0
+                    and subprocess.run(["mount", "-o", "loop", self.IMAGE, self.MOUNT], stderr=subprocess.DEVNULL).returncode == 0)
+            if made:
+                self.root, self.mounted = self.MOUNT, True
+                self.note = "a fresh ext4 file system (loop-mounted image, mkfs.ext4 defaults)"
+                return self
+            why = "could not make and mount an ext4 image"
+            if os.path.exists(self.IMAGE):
+                os.remove(self.IMAGE)
+        self.note = f"the corpus folder's file system ({why})"
+        return self
 
+    def folder(self, both, name):
+        """A new output folder `name` for the corpus at `both` (not created: the tools make it)."""
+        parent = os.path.join(both, "bench-out") if self.root is None else os.path.join(self.root, os.path.basename(both))
+        os.makedirs(parent, exist_ok=True)
+        return os.path.join(parent, name)
 
-def bench_build(args, base, results):
-    if not has_command("build"):
-        print("build: skipped (kb build is not built)")
-        return
-    try:
-        bench_build_sizes(args, results)
-    finally:
-        delete_set_aside()
-
-
-# When the bench (or anything before it) last deleted many files; None: not known yet.
-LAST_DELETION = [None]
-
-
-def deleted_files():
-    """Notes that many files were just deleted (see `settle`)."""
-    LAST_DELETION[0] = time.monotonic()
+    def __exit__(self, *exc):
+        if self.mounted:
+            subprocess.run(["umount", self.MOUNT])
+            os.remove(self.IMAGE)
+        elif self.root is None:
+            for n in (1000, 10000):
+                shutil.rmtree(f"/tmp/kb-bench-{n}-both/bench-out", ignore_errors=True)
+        return False
 
 
 def settle():
-    """Writes back, then waits until no file deleted before is recent in ext4's eyes: without a
-    journal, ext4 will not reuse an inode within 60 s of its deletion, and every file created
-    meanwhile scans past such inodes (the kernel's `recently_deleted`), which can make creating
-    files several times slower. The first call waits the whole window, for deletions made before
-    the bench started."""
+    """Writes back everything (so no run pays for an earlier one's writeback) and lets the disk settle."""
     os.sync()
-    since = None if LAST_DELETION[0] is None else time.monotonic() - LAST_DELETION[0]
-    wait = 62 if since is None else max(6, 62 - since)
-    if wait > 6:
-        print(f"  (waiting {wait:.0f} s for recently deleted inodes to age)", flush=True)
-    time.sleep(wait)
-    LAST_DELETION[0] = LAST_DELETION[0] or time.monotonic() - 62
+    time.sleep(3)
 
 
-def bench_build_sizes(args, results):
+def bench_build(args, base, results):
+    """Site builds (and, on the sites they made, the bytes a query loads) on `OutputFileSystem`."""
+    if not has_command("build"):
+        print("build: skipped (kb build is not built)")
+        return
+    with OutputFileSystem() as fs:
+        print(f"build outputs: {fs.note}")
+        results["build_output_file_system"] = fs.note
+        bench_build_sizes(args, results, fs)
+        if "bytes" in args.only.split(","):
+            bench_bytes(args, base, results, sites=results.get("sites", {}).get(str(args.n)))
+    results.pop("sites", None)  # folders of a file system that is gone now
+
+
+def bench_build_sizes(args, results, fs):
     env = dict(os.environ, KB_SITE=SITE_ASSETS)
     pf = pagefind_binary()
-    for n in sorted({1000, args.n}):
+    sizes = sorted({1000, args.n})
+    # Every build goes into a folder of its own that does not exist yet (Hugo is run the same
+    # way), and nothing is deleted until all of them are timed: the rebuilds over a previous
+    # site, which delete it, come last, for every size.
+    for n in sizes:
         both = corpus(n, "both")
-        out = os.path.join(both, "_site")
-        # Into an empty output folder, as Hugo is measured below. The previous output is moved
-        # aside, not deleted: on ext4, creating files within seconds of deleting thousands makes
-        # every new inode scan past the recently deleted ones, which would time the file
-        # system's bookkeeping of the benchmark's own clean-up. Both tools get the same treatment;
-        # the moved folders are deleted once all builds are timed.
-        # Each run also starts with no dirty pages of the previous one waiting to be written back
-        # (sync, untimed), so no run pays for its predecessor's writeback.
-        def clean_kb():
-            set_aside(out)
-            os.sync()
-        settle()
-        cpu = []
-        t, m, all_t = median_of(args.runs, [KB, "build", "--out", out], cwd=both, env=env, before=clean_kb, ok=(0,), cpu=cpu)
-        size = du(out)
-        row = {"kb_build_median_s": t, "kb_runs_s": all_t, "kb_cpu_median_s": statistics.median(cpu), "kb_peak_rss_mb": m, "kb_bytes": size}
-        line = (f"N={n}: kb build (pages + search) median {t:.2f} s {['%.2f' % x for x in all_t]}, CPU {statistics.median(cpu):.2f} s, "
+        count = [0]
+
+        def timed(tool, command_for):
+            cpu, times, rss, outs = [], [], [], []
+            for _ in range(args.runs):
+                settle()
+                count[0] += 1
+                out = fs.folder(both, f"{tool}-{count[0]}")
+                t, m, _ = run(command_for(out), cwd=both, env=env, ok=(0,))
+                times.append(t)
+                rss.append(m)
+                cpu.append(LAST_CPU[0])
+                outs.append(out)
+            return statistics.median(times), max(rss), times, statistics.median(cpu), outs
+
+        t, m, all_t, c, outs = timed("kb", lambda out: [KB, "build", "--out", out])
+        size = du(outs[-1])
+        row = {"kb_build_median_s": t, "kb_runs_s": all_t, "kb_cpu_median_s": c, "kb_peak_rss_mb": m, "kb_bytes": size}
+        results.setdefault("sites", {})[str(n)] = {"kb": outs[-1]}
+        line = (f"N={n}: kb build (pages + search) median {t:.2f} s {['%.2f' % x for x in all_t]}, CPU {c:.2f} s, "
                 f"{m:.0f} MB peak RSS, {size / 1e6:.1f} MB output")
         if shutil.which("hugo"):
-            public = os.path.join(both, "public")
-            def clean():
-                set_aside(public)
-                os.sync()
-            settle()
-            hcpu = []
-            ht, hm, hall = median_of(args.runs, ["hugo", "--quiet", "--config", "hugo.toml,hugo.nohl.toml", "--destination", "public"],
-                                     cwd=both, before=clean, ok=(0,), cpu=hcpu)
-            row.update({"hugo_nohl_median_s": ht, "hugo_runs_s": hall, "hugo_cpu_median_s": statistics.median(hcpu),
+            ht, hm, hall, hc, houts = timed("hugo", lambda out: ["hugo", "--quiet", "--config", "hugo.toml,hugo.nohl.toml",
+                                                                 "--destination", out])
+            public = houts[-1]
+            row.update({"hugo_nohl_median_s": ht, "hugo_runs_s": hall, "hugo_cpu_median_s": hc,
                         "hugo_peak_rss_mb": hm, "hugo_bytes": du(public)})
-            line += (f"\n         hugo (no highlighting, pages only) {ht:.2f} s {['%.2f' % x for x in hall]}, CPU {statistics.median(hcpu):.2f} s, "
+            line += (f"\n         hugo (no highlighting, pages only) {ht:.2f} s {['%.2f' % x for x in hall]}, CPU {hc:.2f} s, "
                      f"{hm:.0f} MB, {du(public) / 1e6:.1f} MB | kb/hugo time {t / ht:.2f} (target <= 0.5), memory {m / hm:.2f} (target < 1)")
             if pf:
                 pcpu = []
-                pt, pm, pall = median_of(max(1, args.runs // 2), [pf, "--site", "public"], cwd=both, ok=(0,), cpu=pcpu)
+                pt, pm, pall = median_of(max(1, args.runs // 2), [pf, "--site", public], cwd=both, ok=(0,), cpu=pcpu)
                 row.update({"pagefind_median_s": pt, "pagefind_cpu_median_s": statistics.median(pcpu), "pagefind_peak_rss_mb": pm,
                             "pagefind_bytes": du(os.path.join(public, "pagefind"))})
+                results["sites"][str(n)]["pagefind"] = public
                 line += (f"\n         pagefind over hugo's output {pt:.2f} s, CPU {statistics.median(pcpu):.2f} s, {pm:.0f} MB, "
                          f"{du(os.path.join(public, 'pagefind')) / 1e6:.1f} MB index")
             else:
                 line += " | pagefind: skipped (pip install 'pagefind[extended]')"
         else:
             line += " | hugo: skipped (apt-get install hugo)"
-        # Last, over the previous site: the new one is staged, swapped in and the old one deleted
-        # (by kb, so this one includes the deletion and what it costs the next creations).
-        settle()
-        rcpu = []
-        rt, rm, rall = median_of(args.runs, [KB, "build", "--out", out], cwd=both, env=env, before=os.sync, ok=(0,), cpu=rcpu)
-        deleted_files()  # each rebuild deleted the site before it
-        row.update({"kb_rebuild_median_s": rt, "kb_rebuild_runs_s": rall, "kb_rebuild_cpu_median_s": statistics.median(rcpu)})
-        line += (f"\n         kb build over the previous site (stage, swap, delete the old one) {rt:.2f} s {['%.2f' % x for x in rall]}, "
-                 f"CPU {statistics.median(rcpu):.2f} s")
         results.setdefault("build", {})[str(n)] = row
-        print(line)
+        print(line, flush=True)
+    for n in sizes:
+        # Over the previous site: the new one is staged, swapped in and the old one deleted (by
+        # kb, so this includes the deletion and what it costs the next creations).
+        both = corpus(n, "both")
+        rcpu = []
+        rt, rm, rall = median_of(args.runs, [KB, "build", "--out", results["sites"][str(n)]["kb"]], cwd=both, env=env,
+                                 before=os.sync, ok=(0,), cpu=rcpu)
+        results["build"][str(n)].update({"kb_rebuild_median_s": rt, "kb_rebuild_runs_s": rall,
+                                         "kb_rebuild_cpu_median_s": statistics.median(rcpu)})
+        print(f"N={n}: kb build over the previous site (stage, swap, delete the old one) {rt:.2f} s "
+              f"{['%.2f' % x for x in rall]}, CPU {statistics.median(rcpu):.2f} s", flush=True)
 
 
 # Queries per corpus language (Pagefind searches the index of the page's language).
@@ -280,10 +311,12 @@ BYTE_QUERIES = [("zh-hans", "导航栏 标题 颜色"), ("zh-hans", "toolbarColo
                 ("ja", "太字にならない"), ("ja", "キーボード 隠れる")]
 
 
-def bench_bytes(args, base, results):
-    """Bytes loaded for one query (first 10 results shown) on the --n corpus built by bench_build."""
+def bench_bytes(args, base, results, sites=None):
+    """Bytes loaded for one query (first 10 results shown) on the --n corpus: on the sites the
+    build part made (`sites`), else on sites built here (in the corpus folder)."""
     both = corpus(args.n, "both")
-    site, public = os.path.join(both, "_site"), os.path.join(both, "public")
+    site = (sites or {}).get("kb") or os.path.join(both, "_site")
+    public = (sites or {}).get("pagefind") or os.path.join(both, "public")
     if not os.path.exists(os.path.join(site, "search", "meta.js")):
         subprocess.run([KB, "build", "--out", site], cwd=both, env=dict(os.environ, KB_SITE=SITE_ASSETS), check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
