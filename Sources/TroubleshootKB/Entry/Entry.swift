@@ -51,6 +51,14 @@ public struct Entry: Sendable {
                           notes: notes, body: body, source: source, attemptsIntro: attemptsIntro)
     }
 
+    /// The same entry without its source text (for what needs only the records: pages and
+    /// search, once the entry has been linted), so that the file's bytes can be freed.
+    func withoutSource() -> Entry {
+        Entry(path: path, folderName: folderName, metadata: metadata, titleHeading: titleHeading, problem: problem,
+              attempts: attempts, fix: fix, sideEffects: sideEffects, lessons: lessons, references: references,
+              notes: notes, body: body, source: SourceText(bytes: []), attemptsIntro: attemptsIntro)
+    }
+
     /// The path of `entry.md` as given to the parser.
     public var path: String { storage.path }
     /// The folder name the entry lives in (the id it must have).

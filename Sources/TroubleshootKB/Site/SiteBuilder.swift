@@ -105,11 +105,17 @@ public struct SiteBuilder: Sendable {
         } else {
             base = .root
         }
-        let loaded = try load()
+        var loaded: Loaded? = try load()
         clock.lap(.load)
-        let (locations, locatorDiagnostics, checkReport, assets) = (loaded.locations, loaded.locatorDiagnostics, loaded.checkReport, loaded.assets)
-        let parsed = try parse(loaded) // the file bytes are not needed after this
+        let (locations, locatorDiagnostics, checkReport, assets) = (loaded!.locations, loaded!.locatorDiagnostics, loaded!.checkReport, loaded!.assets)
+        var parsed: Parsed? = try parse(loaded!)
+        loaded = nil // the entries share the file bytes from here on
         clock.lap(.parse)
+        // Pages and search need the records, not the source text: they get the entries without
+        // it, and the parsed items (which the lint rules need, sources and all) are let go once
+        // validated, so the file bytes are freed and their memory reused for pages and search.
+        let entries = parsed!.items.map { $0.entry?.withoutSource() }
+        let scenarios = parsed!.scenarios
         let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
                                                          displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
         let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
@@ -127,7 +133,7 @@ public struct SiteBuilder: Sendable {
             writer.discard()
             throw error
         }
-        let searchExport: BackgroundTask<SiteSearchExport>? = documentFiles == nil ? nil : BackgroundTask { [entries = parsed.items.compactMap(\.entry)] in
+        let searchExport: BackgroundTask<SiteSearchExport>? = documentFiles == nil ? nil : BackgroundTask { [entries = entries.compactMap { $0 }] in
             let begin = DispatchTime.now().uptimeNanoseconds
             defer { clock.record("search index (beside validate, index, render)", since: begin) }
             return SiteSearchExport(entries: entries, glossary: glossary, documentFiles: documentFiles)
@@ -140,9 +146,10 @@ public struct SiteBuilder: Sendable {
         }
         let index: SiteIndex
         do {
-            try validate(parsed, locations: locations, locatorDiagnostics: locatorDiagnostics)
+            try validate(parsed!, locations: locations, locatorDiagnostics: locatorDiagnostics)
+            BackgroundRelease.release([parsed.take() as Any])
             clock.lap(.validate)
-            index = try makeIndex(parsed, report: checkReport)
+            index = try makeIndex(entries, scenarios: scenarios, report: checkReport)
             clock.lap(.index)
             progress(.index, 0, 1)
             if let problem = glossaryError {
@@ -180,7 +187,7 @@ public struct SiteBuilder: Sendable {
             // Entries, pages' index and search data are hundreds of thousands of allocations;
             // they are freed on a thread of their own, so the caller (often a process about to
             // exit) does not wait for that.
-            BackgroundRelease.release([consume loaded, consume parsed, consume index, consume search])
+            BackgroundRelease.release([consume index, consume search])
             return summary
         } catch {
             abandon()
@@ -413,13 +420,13 @@ public struct SiteBuilder: Sendable {
 
     /// The parsed entries (each copied once, into its `SiteEntry`) with their scenario files and
     /// latest check results, grouped and sorted.
-    func makeIndex(_ parsed: Parsed, report: SiteCheckReport?) throws -> SiteIndex {
+    func makeIndex(_ entries: [Entry?], scenarios: [(name: String, text: String)?], report: SiteCheckReport?) throws -> SiteIndex {
         let checks = report?.latestByEntry() ?? [:]
         var items: [SiteEntry] = []
-        items.reserveCapacity(parsed.items.count)
-        for k in parsed.items.indices where parsed.items[k].entry != nil {
-            let check = checks.isEmpty ? nil : checks[parsed.items[k].entry!.id]
-            items.append(SiteEntry(entry: parsed.items[k].entry!, scenario: parsed.scenarios[k], check: check))
+        items.reserveCapacity(entries.count)
+        for k in entries.indices where entries[k] != nil {
+            let check = checks.isEmpty ? nil : checks[entries[k]!.id]
+            items.append(SiteEntry(entry: entries[k]!, scenario: scenarios[k], check: check))
         }
         return try SiteIndex.make(items)
     }
