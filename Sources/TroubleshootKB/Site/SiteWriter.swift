@@ -210,24 +210,46 @@ final class SiteWriter: @unchecked Sendable {
             slots = DispatchSemaphore(value: pending)
         }
 
+        /// Files handed over but not yet given to the writing thread: they go in batches, so that
+        /// the thread is woken once per batch rather than once per file.
+        private var batch: [(path: String, data: Data, position: Int)] = []
+        private let batchLock = NSLock()
+        static let batchSize = 16
+
         /// Queues a file; `position` orders errors (the first position's error is the one reported).
         func add(_ path: String, _ data: Data, position: Int) {
             slots.wait()
+            batchLock.lock()
+            batch.append((path, data, position))
+            var full: [(path: String, data: Data, position: Int)] = []
+            if batch.count >= Self.batchSize { swap(&full, &batch) }
+            batchLock.unlock()
+            if !full.isEmpty { submit(full) }
+        }
+
+        private func submit(_ files: [(path: String, data: Data, position: Int)]) {
             queue.async(group: group) { [self] in
-                do {
-                    try writer.write(path, data)
-                } catch {
-                    let failed = error as? SiteBuildError ?? SiteBuildError(step: .write, path: path, message: "\(error)")
-                    lock.lock()
-                    if failure == nil || position < failure!.position { failure = (position, failed) }
-                    lock.unlock()
+                for file in files {
+                    do {
+                        try writer.write(file.path, file.data)
+                    } catch {
+                        let failed = error as? SiteBuildError ?? SiteBuildError(step: .write, path: file.path, message: "\(error)")
+                        lock.lock()
+                        if failure == nil || file.position < failure!.position { failure = (file.position, failed) }
+                        lock.unlock()
+                    }
+                    slots.signal()
                 }
-                slots.signal()
             }
         }
 
         /// Waits for every queued file; throws the error of the first position that failed.
         func finish() throws {
+            batchLock.lock()
+            var rest: [(path: String, data: Data, position: Int)] = []
+            swap(&rest, &batch)
+            batchLock.unlock()
+            if !rest.isEmpty { submit(rest) }
             group.wait()
             lock.lock(); defer { lock.unlock() }
             if let failure { throw failure.error }
@@ -269,23 +291,44 @@ final class SiteWriter: @unchecked Sendable {
             return buffer
         }
 
+        /// Pages handed over but not yet given to the writing thread (see `Queue.batch`).
+        private var batch: [(path: String, buffer: Buffer, position: Int)] = []
+        static let batchSize = 8
+
         /// Queues the page in `buffer` (the caller lets go of it); `position` orders errors.
         func add(_ path: String, _ buffer: Buffer, position: Int) {
+            lock.lock()
+            batch.append((path, buffer, position))
+            var full: [(path: String, buffer: Buffer, position: Int)] = []
+            if batch.count >= Self.batchSize { swap(&full, &batch) }
+            lock.unlock()
+            if !full.isEmpty { submit(full) }
+        }
+
+        private func submit(_ pages: [(path: String, buffer: Buffer, position: Int)]) {
             queue.async(group: group) { [self] in
-                do {
-                    try writer.write(path, buffer.html.bytes)
-                } catch {
-                    failures.record(position, error as? SiteBuildError ?? SiteBuildError(step: .write, path: path, message: "\(error)"))
+                for page in pages {
+                    do {
+                        try writer.write(page.path, page.buffer.html.bytes)
+                    } catch {
+                        failures.record(page.position,
+                                        error as? SiteBuildError ?? SiteBuildError(step: .write, path: page.path, message: "\(error)"))
+                    }
+                    lock.lock()
+                    free.append(page.buffer)
+                    lock.unlock()
+                    slots.signal()
                 }
-                lock.lock()
-                free.append(buffer)
-                lock.unlock()
-                slots.signal()
             }
         }
 
         /// Waits for every queued page; throws the error of the first position that failed.
         func finish() throws {
+            lock.lock()
+            var rest: [(path: String, buffer: Buffer, position: Int)] = []
+            swap(&rest, &batch)
+            lock.unlock()
+            if !rest.isEmpty { submit(rest) }
             group.wait()
             if let failure = failures.first { throw failure }
         }
