@@ -190,6 +190,33 @@ final class SiteWriter: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Items handed over one at a time by several threads and passed on in batches of `size`.
+    final class Batcher<Item>: @unchecked Sendable {
+        private var items: [Item] = []
+        private let lock = NSLock()
+        let size: Int
+
+        init(size: Int) { self.size = size }
+
+        /// Adds `item`; returns the batch it completes, to pass on, or nil.
+        func add(_ item: Item) -> [Item]? {
+            lock.lock(); defer { lock.unlock() }
+            items.append(item)
+            guard items.count >= size else { return nil }
+            let full = items
+            items = []
+            return full
+        }
+
+        /// The items of the batch not yet complete.
+        func drain() -> [Item] {
+            lock.lock(); defer { lock.unlock() }
+            let rest = items
+            items = []
+            return rest
+        }
+    }
+
     /// A queue that writes files one at a time on a thread of its own, for threads that render
     /// in parallel. Creating a file locks its folder while the file system finds a free inode
     /// (slow on ext4 without a journal shortly after many files were deleted, as when the previous
@@ -210,21 +237,14 @@ final class SiteWriter: @unchecked Sendable {
             slots = DispatchSemaphore(value: pending)
         }
 
-        /// Files handed over but not yet given to the writing thread: they go in batches, so that
-        /// the thread is woken once per batch rather than once per file.
-        private var batch: [(path: String, data: Data, position: Int)] = []
-        private let batchLock = NSLock()
-        static let batchSize = 16
+        /// Files go to the writing thread in batches, so that it is woken once per batch rather
+        /// than once per file.
+        private let batch = Batcher<(path: String, data: Data, position: Int)>(size: 16)
 
         /// Queues a file; `position` orders errors (the first position's error is the one reported).
         func add(_ path: String, _ data: Data, position: Int) {
             slots.wait()
-            batchLock.lock()
-            batch.append((path, data, position))
-            var full: [(path: String, data: Data, position: Int)] = []
-            if batch.count >= Self.batchSize { swap(&full, &batch) }
-            batchLock.unlock()
-            if !full.isEmpty { submit(full) }
+            if let full = batch.add((path, data, position)) { submit(full) }
         }
 
         private func submit(_ files: [(path: String, data: Data, position: Int)]) {
@@ -245,10 +265,7 @@ final class SiteWriter: @unchecked Sendable {
 
         /// Waits for every queued file; throws the error of the first position that failed.
         func finish() throws {
-            batchLock.lock()
-            var rest: [(path: String, data: Data, position: Int)] = []
-            swap(&rest, &batch)
-            batchLock.unlock()
+            let rest = batch.drain()
             if !rest.isEmpty { submit(rest) }
             group.wait()
             lock.lock(); defer { lock.unlock() }
@@ -291,18 +308,12 @@ final class SiteWriter: @unchecked Sendable {
             return buffer
         }
 
-        /// Pages handed over but not yet given to the writing thread (see `Queue.batch`).
-        private var batch: [(path: String, buffer: Buffer, position: Int)] = []
-        static let batchSize = 8
+        /// Pages go to the writing thread in batches (see `Queue`).
+        private let batch = Batcher<(path: String, buffer: Buffer, position: Int)>(size: 8)
 
         /// Queues the page in `buffer` (the caller lets go of it); `position` orders errors.
         func add(_ path: String, _ buffer: Buffer, position: Int) {
-            lock.lock()
-            batch.append((path, buffer, position))
-            var full: [(path: String, buffer: Buffer, position: Int)] = []
-            if batch.count >= Self.batchSize { swap(&full, &batch) }
-            lock.unlock()
-            if !full.isEmpty { submit(full) }
+            if let full = batch.add((path, buffer, position)) { submit(full) }
         }
 
         private func submit(_ pages: [(path: String, buffer: Buffer, position: Int)]) {
@@ -324,10 +335,7 @@ final class SiteWriter: @unchecked Sendable {
 
         /// Waits for every queued page; throws the error of the first position that failed.
         func finish() throws {
-            lock.lock()
-            var rest: [(path: String, buffer: Buffer, position: Int)] = []
-            swap(&rest, &batch)
-            lock.unlock()
+            let rest = batch.drain()
             if !rest.isEmpty { submit(rest) }
             group.wait()
             if let failure = failures.first { throw failure }
