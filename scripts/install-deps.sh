@@ -4,7 +4,7 @@
 set -euo pipefail
 
 profile="${1:-build}"
-packages=(libcmark-dev libyaml-dev pkg-config cmark)
+packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config cmark)
 case "$profile" in
   test) packages+=(cmark chromium fonts-noto-cjk) ;;
   bench) packages+=(cmark hugo time) ;;
