@@ -513,7 +513,12 @@ public struct SiteBuilder: Sendable {
             let data = try Self.read(source, limit: 256 << 20, display: display(source)).mapError {
                 SiteBuildError(step: .write, path: $0.path, message: $0.message)
             }.get()
-            try writer.write(asset, data)
+            // Scripts go out without their comment lines and indentation (ScriptCompaction).
+            if asset.hasSuffix(".js"), let script = String(data: data, encoding: .utf8) {
+                try writer.write(asset, Data(ScriptCompaction.compact(script).utf8))
+            } else {
+                try writer.write(asset, data)
+            }
         }
     }
 

@@ -607,3 +607,33 @@ import Testing
         }
     }
 }
+
+/// The site's scripts lose comment lines and indentation, and nothing else (docs/site.md).
+@Suite struct ScriptCompactionTests {
+    @Test(arguments: [
+        ("comment lines and indentation", "/*\n * Header\n */\n(function () {\n  // note\n  var a = 1; // kept\n\n  return a;\n})();\n",
+         "(function () {\nvar a = 1; // kept\nreturn a;\n})();\n"),
+        ("a block comment before code on its last line", "  /** doc */ function f() {}\n/* a\n b */ g();\n",
+         "function f() {}\ng();\n"),
+        ("a template literal keeps the script as it is", "var s = `a\n  // not a comment\n`;\n",
+         "var s = `a\n  // not a comment\n`;\n"),
+        ("a string continued over lines keeps the script as it is", "var s = 'a\\\n  // b';\n", "var s = 'a\\\n  // b';\n"),
+        ("a comment opened after code keeps the script as it is", "x(); /* a\n/* b */ y();\n", "x(); /* a\n/* b */ y();\n"),
+        ("an unclosed comment keeps the script as it is", "x();\n/* open\n", "x();\n/* open\n"),
+    ])
+    func compaction(name: String, source: String, expected: String) {
+        #expect(ScriptCompaction.compact(source) == expected, "\(name)")
+    }
+
+    /// The search scripts the site serves are smaller (the browser and node tests run them).
+    @Test func siteScriptsShrink() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("site/assets")
+        for name in ["search-core.js", "search.js"] {
+            let source = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+            let compact = ScriptCompaction.compact(source)
+            #expect(compact.utf8.count < source.utf8.count, "\(name) was not compacted")
+            #expect(!compact.contains("\n//") && !compact.contains("\n "), "\(name)")
+        }
+    }
+}
