@@ -71,6 +71,49 @@ import Testing
         #expect(ByteSearch.firstIndex(of: Array("TODO(kb-import)".utf8), in: Array("x TODO(kb-import): y".utf8)) == 2)
     }
 
+    /// The folded search behind symptom links finds what lower-casing both sides and searching
+    /// the bytes finds (the needle is already lower case), whatever byte it anchors on.
+    @Test func foldedSearchMatchesAPlainScan() {
+        var random = Random(state: 23)
+        let pieces = ["a", "B", "b", " ", "-", "大", "标", "题", "ア", "é", "Z", "z", "\u{3000}"]
+        func plain(_ haystack: String, _ needle: String) -> Bool {
+            let h = Array(haystack.utf8).map(UTF8Scan.foldASCII), n = Array(needle.utf8)
+            guard !n.isEmpty else { return true }
+            guard n.count <= h.count else { return false }
+            return (0...(h.count - n.count)).contains { Array(h[$0..<($0 + n.count)]) == n }
+        }
+        for _ in 0..<20000 {
+            let haystack = (0..<random.below(14)).map { _ in random.pick(pieces) }.joined()
+            let needle = (0..<(1 + random.below(3))).map { _ in random.pick(pieces) }.joined()
+            let folded = Array(needle.utf8).map(UTF8Scan.foldASCII)
+            #expect(ByteText.containsFolded(haystack, folded) == plain(haystack, String(decoding: folded, as: UTF8.self)),
+                    "\(needle) in \(haystack)")
+        }
+        #expect(ByteText.containsFolded("The Large Title is hidden", Array("large title".utf8)))
+        #expect(!ByteText.containsFolded("大标题看不见", Array("标题看见".utf8)))
+    }
+
+    /// Every three-byte scalar the fold check lets through is one lower-casing leaves alone.
+    @Test func foldCheckPassesOnlyCaselessThreeByteScalars() {
+        for value in UInt32(0x800)...0xFFFF where !(0xD800...0xDFFF).contains(value) {
+            let text = String(Unicode.Scalar(value)!)
+            let expected = ByteText.caseless(value) && !(0xFF41...0xFF5A).contains(value)
+            #expect(ByteText.foldsLikeASCII(text) == expected, "U+\(String(value, radix: 16))")
+            if expected { #expect(text.lowercased() == text, "U+\(String(value, radix: 16))") }
+        }
+    }
+
+    @Test(arguments: ["/a", "/", "", "a/b", "/a/b/", "a//b", "//a", "/a/./b", "./a", "../a/b", "a/b/..",
+                      "/tmp/kb/entries/kb-000001/entry.md", "entries/中文/entry.md", "a/b//", "///", "ab/"])
+    func folderOfAPathIsFoundationsAnswer(path: String) {
+        #expect(PathText.folder(of: path) == (path as NSString).deletingLastPathComponent)
+    }
+
+    @Test func folderOfABareNameIsEmpty() {
+        // Foundation on Linux traps on a bare name; Apple's answers "".
+        #expect(PathText.folder(of: "entry.md") == "")
+    }
+
     @Test func invalidUTF8IsReportedAtTheFirstBadByte() {
         let bytes = Array("---\nid: a\n---\n中文".utf8) + [0xE4, 0xB8] + Array("x".utf8)
         #expect(EntryParser.firstInvalidUTF8Offset(bytes) == bytes.count - 3)

@@ -96,7 +96,7 @@ public enum EntryLocator {
 
     private static func folderEntry(_ name: String, in path: String, prefix: String, dir: Int32, base: String,
                                     workingDirectory: String) -> Found {
-        if dir >= 0 && !name.contains("/") && !name.hasSuffix("/") {
+        if dir >= 0 && !name.utf8.contains(UInt8(ascii: "/")) {
             let folder = prefix + name
             let file = folder + "/" + entryFileName
             let display = file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file

@@ -144,7 +144,7 @@ public struct Linter: Sendable {
             report(at, .error, "related entry '\(related)' does not exist", "unknown-related")
         }
         if let scenario = meta.scenario, let location {
-            let folder = (location.file as NSString).deletingLastPathComponent
+            let folder = PathText.folder(of: location.file)
             let target = ((folder as NSString).appendingPathComponent(scenario) as NSString).standardizingPath
             if scenario.hasPrefix("/") || !target.hasPrefix(folder + "/") {
                 report(meta.locations["scenario"], .error, "scenario path '\(scenario)' leaves the entry folder", "path-outside")

@@ -182,7 +182,7 @@ private struct Converter {
     /// checked, and repaired when cmark wrote ill-formed UTF-8 (`&#xFFFF;` becomes the byte FF).
     func literal(_ cString: UnsafePointer<CChar>, of node: OpaquePointer, type: cmark_node_type) -> String {
         let length = strlen(cString)
-        guard let text, length > 0 else { return UTF8Scan.string(cString: cString, length: length) }
+        guard text != nil, length > 0 else { return UTF8Scan.string(cString: cString, length: length) }
         let startLine = Int(cmark_node_get_start_line(node))
         guard startLine > 0 else { return UTF8Scan.string(cString: cString, length: length) }
         // A fenced code block's lines start on the line after its fence (an indented block's
@@ -191,13 +191,15 @@ private struct Converter {
         guard line <= source.lineCount else { return UTF8Scan.string(cString: cString, length: length) }
         let column = type == CMARK_NODE_CODE_BLOCK ? 1 : Int(cmark_node_get_start_column(node))
         let start = source.lineStarts[line - 1] + max(column, 1) - 1
-        let matches = start + length <= source.bytes.count && source.bytes.withUnsafeBufferPointer { bytes in
-            !UTF8Scan.isContinuation(bytes[start]) && memcmp(bytes.baseAddress! + start, cString, length) == 0
-        }
-        guard matches else { return UTF8Scan.string(cString: cString, length: length) }
-        let utf8 = text.utf8
-        let from = utf8.index(utf8.startIndex, offsetBy: start), to = utf8.index(from, offsetBy: length)
-        return String(text.unicodeScalars[from..<to])
+        let end = start + length
+        // The same bytes, starting and ending on scalar boundaries of the (valid) source: a copy
+        // of them needs no check.
+        let copy: String? = end <= source.bytes.count ? source.bytes.withUnsafeBufferPointer { bytes in
+            guard !UTF8Scan.isContinuation(bytes[start]), end == bytes.count || !UTF8Scan.isContinuation(bytes[end]),
+                  memcmp(bytes.baseAddress! + start, cString, length) == 0 else { return nil }
+            return UTF8Scan.uncheckedString(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        } : nil
+        return copy ?? UTF8Scan.string(cString: cString, length: length)
     }
 
     /// The text of `node`'s descendants (literals joined, breaks as spaces), walked with cmark's

@@ -15,8 +15,7 @@ public struct EntryScenarioFile: Sendable {
     /// Where the scenario file of an entry is: the `scenario` front-matter key, else
     /// `scenario.feature` when it exists. Nil when the entry has none.
     public static func locate(entry: Entry?, location: EntryLocation) -> (path: String, displayPath: String, outside: Bool)? {
-        let folder = (location.file as NSString).deletingLastPathComponent
-        let displayFolder = (location.displayPath as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: location.file)
         let name: String
         if let declared = entry?.metadata.scenario, !declared.isEmpty {
             name = declared
@@ -30,6 +29,7 @@ public struct EntryScenarioFile: Sendable {
         // Outside by its path, or through a symbolic link (the file or a folder on the way).
         let outside = name.hasPrefix("/") || !target.hasPrefix(folder + "/")
             || (FileManager.default.fileExists(atPath: target) && EntryLocator.escapes(file: target, root: folder) != nil)
+        let displayFolder = PathText.folder(of: location.displayPath)
         let display = displayFolder.isEmpty ? name : (displayFolder as NSString).appendingPathComponent(name)
         return (target, display, outside)
     }
@@ -171,7 +171,7 @@ public struct EntryChecker: Sendable {
         let info = ScenarioRunner.stepInfo(document)
         let anchors = RecordTag.anchors(of: entry)
         var settings = self.settings
-        settings.entryDirectory = (item.location.file as NSString).deletingLastPathComponent
+        settings.entryDirectory = PathText.folder(of: item.location.file)
 
         var attempts: [AttemptCheck] = []
         for pickle in pickles {

@@ -292,6 +292,8 @@ enum ByteText {
                 let b = bytes[i]
                 if b < 0x80 { i += 1; continue }
                 if b == 0xC2 && i + 1 < n { i += 2; continue }
+                // Lead bytes of U+3000–U+9FFF (CJK punctuation, kana, Han) and U+B000–U+CFFF (Hangul).
+                if (b >= 0xE3 && b <= 0xE9 || b == 0xEB || b == 0xEC) && i + 2 < n { i += 3; continue }
                 guard b >= 0xE2 && b <= 0xEF && i + 2 < n else { return false }
                 let scalar = (UInt32(b & 0x0F) << 12) | (UInt32(bytes[i + 1] & 0x3F) << 6) | UInt32(bytes[i + 2] & 0x3F)
                 guard caseless(scalar) && !(scalar >= 0xFF41 && scalar <= 0xFF5A) else { return false }
@@ -302,28 +304,43 @@ enum ByteText {
     }
 
     /// Whether `haystack` with ASCII letters folded to lower case contains `needle` (lower case).
+    /// Candidates are found with `memchr` on a byte of the needle that folding leaves alone (a
+    /// continuation byte when there is one: they vary most), then compared folded.
     static func containsFolded(_ haystack: String, _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
         var haystack = haystack
         return haystack.withUTF8 { h in
             needle.withUnsafeBufferPointer { n in
-                guard n.count <= h.count else { return false }
-                let first = n[0]
-                let firstUpper: UInt8 = first >= 0x61 && first <= 0x7A ? first & ~0x20 : first
-                var at = 0
-                while at + n.count <= h.count {
-                    let b = h[at]
-                    if b == first || b == firstUpper {
-                        var k = 1
-                        while k < n.count {
-                            var c = h[at + k]
-                            if c >= 0x41 && c <= 0x5A { c |= 0x20 }
-                            if c != n[k] { break }
-                            k += 1
-                        }
-                        if k == n.count { return true }
+                let count = n.count
+                guard count <= h.count, let base = h.baseAddress else { return false }
+                func matches(at start: Int) -> Bool {
+                    var k = 0
+                    while k < count {
+                        var c = h[start + k]
+                        if c >= 0x41 && c <= 0x5A { c |= 0x20 }
+                        if c != n[k] { return false }
+                        k += 1
                     }
-                    at += 1
+                    return true
+                }
+                let anchor = n.firstIndex(where: UTF8Scan.isContinuation)
+                    ?? n.firstIndex(where: { !($0 >= 0x61 && $0 <= 0x7A) })
+                guard let k = anchor else {
+                    // Only ASCII letters: every position whose first byte folds to the needle's.
+                    let first = n[0], firstUpper = first & ~0x20
+                    for at in 0...(h.count - count) where h[at] == first || h[at] == firstUpper {
+                        if matches(at: at) { return true }
+                    }
+                    return false
+                }
+                let byte = Int32(n[k])
+                let last = h.count - count + k // the anchor's last possible offset
+                var at = k
+                while at <= last {
+                    guard let hit = memchr(base + at, byte, last - at + 1) else { return false }
+                    let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if matches(at: offset - k) { return true }
+                    at = offset + 1
                 }
                 return false
             }

@@ -345,13 +345,13 @@ public struct SiteBuilder: Sendable {
     /// The entry's scenario file (`scenario:` or `scenario.feature`), when it exists inside the
     /// entry folder. Paths that leave the folder are not read (lint reports them).
     func readScenario(of entry: Entry, at location: EntryLocation) -> Result<(name: String, text: String)?, SiteBuildError> {
-        let folder = (location.file as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: location.file)
         let name = entry.metadata.scenario ?? "scenario.feature"
         guard !name.hasPrefix("/") else { return .success(nil) }
         // Most entries have no `scenario.feature`: when nothing by that name is in the folder (and
         // the folder path has no `.` or `..` part to resolve), one `lstat` says so, without
         // standardizing the path (which resolves symbolic links one component at a time).
-        if entry.metadata.scenario == nil, !folder.contains("/.") {
+        if entry.metadata.scenario == nil, !ByteText.contains(folder, "/.") {
             var info = stat()
             if lstat(folder + "/" + name, &info) != 0 { return .success(nil) }
         }

@@ -245,7 +245,8 @@ struct SiteIndex: Sendable {
             guard !trimmed.isEmpty, !seen.contains(trimmed) else { continue }
             seen.append(trimmed)
             var fragment: String? = nil
-            if !attempts.isEmpty && trimmed.utf8.count >= 6 && trimmed.count >= 6 {
+            if !attempts.isEmpty && trimmed.utf8.count >= 6
+                && trimmed.index(trimmed.startIndex, offsetBy: 6, limitedBy: trimmed.endIndex) != nil { // six characters or more
                 let attemptTexts = texts ?? attempts.indices.map { AttemptText(attempts[$0]) }
                 texts = attemptTexts
                 let phrase = Phrase(trimmed)
@@ -270,8 +271,9 @@ struct SiteIndex: Sendable {
 
         init(_ text: String) {
             self.text = text
-            folded = !text.utf8.contains(0x0A) && ByteText.foldsLikeASCII(text)
-                ? text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : nil
+            var copy = text
+            folded = ByteText.foldsLikeASCII(text)
+                ? copy.withUTF8 { $0.contains(0x0A) ? nil : $0.map(UTF8Scan.foldASCII) } : nil
         }
 
         var lowercased: String { ByteText.lowercased(text) }

@@ -69,8 +69,14 @@ enum SitePaths {
 
     /// `../` once per folder `page` is in: the way back to the site root.
     static func rootPrefix(from page: String) -> String {
-        let depth = page.split(separator: "/", omittingEmptySubsequences: true).count - 1
-        return String(repeating: "../", count: max(depth, 0))
+        // The non-empty components but the last (`a//b/` has two).
+        var components = 0
+        var previous = UInt8(ascii: "/")
+        for byte in page.utf8 {
+            if previous == UInt8(ascii: "/") && byte != UInt8(ascii: "/") { components += 1 }
+            previous = byte
+        }
+        return String(repeating: "../", count: max(components - 1, 0))
     }
 
     /// A file-system and URL safe folder name for a tag. Plain tags (`swiftui`, `ios17`,
