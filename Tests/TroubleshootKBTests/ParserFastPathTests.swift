@@ -93,6 +93,31 @@ import Testing
         #expect(!ByteText.containsFolded("大标题看不见", Array("标题看见".utf8)))
     }
 
+    /// The eight-byte check of the JSON writer flags exactly the words with a byte it escapes,
+    /// and strings written with it read back as they were.
+    @Test func jsonStringsSkipPlainBytesEightAtATime() throws {
+        var random = Random(state: 5)
+        let special: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x26, 0x3C, 0x3E, 0x5C, 0xE2, 0x41, 0x7F, 0x80, 0xE3, 0xFF]
+        for _ in 0..<20000 {
+            var bytes = (0..<8).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            for k in 0..<8 where random.below(3) == 0 { bytes[k] = random.pick(special) }
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let expected = bytes.contains { $0 < 0x20 || [0x22, 0x5C, 0x3C, 0x3E, 0x26, 0xE2].contains($0) }
+            #expect(WebBytes.mayNeedEscape(word) == expected, "\(bytes)")
+        }
+        let pieces = ["a", "大标题", "\"", "\\", "<", ">", "&", "\n", "\t", "\u{1}", "\u{2028}", "\u{2029}", "—", "x y z w v"]
+        for _ in 0..<2000 {
+            let text = (0..<random.below(12)).map { _ in random.pick(pieces) }.joined()
+            var w = WebBytes()
+            w.string(text)
+            let data = w.take()
+            let decoded = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) as? String
+            #expect(decoded == text)
+            let json = String(decoding: data, as: UTF8.self)
+            #expect(!json.contains("<") && !json.contains(">") && !json.contains("&") && !json.contains("\u{2028}"))
+        }
+    }
+
     /// Every three-byte scalar the fold check lets through is one lower-casing leaves alone.
     @Test func foldCheckPassesOnlyCaselessThreeByteScalars() {
         for value in UInt32(0x800)...0xFFFF where !(0xD800...0xDFFF).contains(value) {

@@ -27,10 +27,25 @@ public struct AttemptNumber: Hashable, Comparable, Sendable, Codable, CustomStri
         self.parts = parts
     }
 
-    public var description: String { parts.map(String.init).joined(separator: "-") }
+    public var description: String {
+        if parts.count == 1 { return String(parts[0]) }
+        var text = ""
+        for (i, part) in parts.enumerated() {
+            if i > 0 { text += "-" }
+            text += String(part)
+        }
+        return text
+    }
 
     /// The stable anchor: `attempt-4-1`.
-    public var anchor: String { "attempt-" + description }
+    public var anchor: String {
+        var text = "attempt-"
+        for (i, part) in parts.enumerated() {
+            if i > 0 { text += "-" }
+            text += String(part)
+        }
+        return text
+    }
 
     public static func < (lhs: AttemptNumber, rhs: AttemptNumber) -> Bool {
         lhs.parts.lexicographicallyPrecedes(rhs.parts)

@@ -6,6 +6,10 @@ extension SearchDocument {
         let meta = entry.metadata
         // Each field's texts in order (a dictionary only at the end).
         var lists = [[FieldText]](repeating: [], count: SearchField.allCases.count)
+        let attemptCount = entry.attempts.count
+        lists[SearchField.attempts.rawValue].reserveCapacity(3 * attemptCount)
+        lists[SearchField.body.rawValue].reserveCapacity(8 + 3 * attemptCount)
+        lists[SearchField.code.rawValue].reserveCapacity(attemptCount)
         func add(_ field: SearchField, _ text: String, anchor: String? = nil, label: String? = nil) {
             guard !text.isEmpty else { return }
             lists[field.rawValue].append(FieldText(text, anchor: anchor, label: label))
@@ -20,10 +24,11 @@ extension SearchDocument {
         let attempts = entry.attempts
         for a in attempts.indices {
             let prefix = Self.headingPrefix(attempts[a])
+            let labelStart = prefix + " — "
             let anchor = attempts[a].anchor
             let parts = attempts[a].parts
             for k in parts.indices where !parts[k].text.isEmpty {
-                let label = "\(prefix) — \(Self.labelAsWritten(parts[k]))"
+                let label = labelStart + Self.labelAsWritten(parts[k])
                 switch parts[k].role {
                 case .result, .failure, .cause:
                     add(.attempts, parts[k].text, anchor: anchor, label: label)
@@ -40,7 +45,7 @@ extension SearchDocument {
             guard let section else { continue }
             add(.body, section.text, label: section.heading)
         }
-        var fields: [SearchField: [FieldText]] = [:]
+        var fields = [SearchField: [FieldText]](minimumCapacity: SearchField.allCases.count)
         for field in SearchField.allCases where !lists[field.rawValue].isEmpty { fields[field] = lists[field.rawValue] }
         self.init(id: entry.id, lang: meta.lang, tags: meta.tags, status: meta.status?.rawValue ?? "",
                   title: meta.title.isEmpty ? entry.id : meta.title, url: url, fields: fields)
