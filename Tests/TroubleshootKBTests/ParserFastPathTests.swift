@@ -118,6 +118,19 @@ import Testing
         }
     }
 
+    /// Counting columns on from the last one gives the column counted from the line start.
+    @Test func columnCursorGivesTheColumnsCountedFromTheLineStart() {
+        var random = Random(state: 17)
+        let source = SourceText("a大b标题\n\n한국어 텍스트 *x*\n日本語のテキスト、`code` と English words\nlast")
+        var cursor = SourceText.ColumnCursor()
+        for _ in 0..<5000 {
+            let line = 1 + random.below(source.lineCount + 1)
+            let byteColumn = random.below(60)
+            #expect(source.scalarColumn(line: line, byteColumn: byteColumn, cursor: &cursor)
+                    == source.scalarColumn(line: line, byteColumn: byteColumn), "line \(line) byte \(byteColumn)")
+        }
+    }
+
     /// Every three-byte scalar the fold check lets through is one lower-casing leaves alone.
     @Test func foldCheckPassesOnlyCaselessThreeByteScalars() {
         for value in UInt32(0x800)...0xFFFF where !(0xD800...0xDFFF).contains(value) {

@@ -230,7 +230,10 @@ private struct Converter {
         type.rawValue >= CMARK_NODE_FIRST_BLOCK.rawValue && type.rawValue <= CMARK_NODE_LAST_BLOCK.rawValue
     }
 
-    func range(of node: OpaquePointer) -> SourceRange? {
+    /// Where the last start and end columns were counted (see `SourceText.ColumnCursor`).
+    private var startCursor = SourceText.ColumnCursor(), endCursor = SourceText.ColumnCursor()
+
+    mutating func range(of node: OpaquePointer) -> SourceRange? {
         let startLine = Int(cmark_node_get_start_line(node))
         guard startLine > 0 else { return nil }
         let startColumn = Int(cmark_node_get_start_column(node))
@@ -238,9 +241,9 @@ private struct Converter {
         var endColumn = Int(cmark_node_get_end_column(node))
         if endLine < startLine { endLine = startLine; endColumn = startColumn }
         let start = SourceLocation(line: startLine + lineOffset,
-                                   column: source.scalarColumn(line: startLine + lineOffset, byteColumn: startColumn))
+                                   column: source.scalarColumn(line: startLine + lineOffset, byteColumn: startColumn, cursor: &startCursor))
         let end = SourceLocation(line: endLine + lineOffset,
-                                 column: source.scalarColumn(line: endLine + lineOffset, byteColumn: max(endColumn, 1)))
+                                 column: source.scalarColumn(line: endLine + lineOffset, byteColumn: max(endColumn, 1), cursor: &endCursor))
         return SourceRange(start: start, end: end)
     }
 

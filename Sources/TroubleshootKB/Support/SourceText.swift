@@ -62,6 +62,29 @@ public struct SourceText: Sendable {
         return bytes.withUnsafeBufferPointer { UTF8Scan.leadingByteCount($0, from: start, to: end) } + 1
     }
 
+    /// Where a column was last converted on a line, to count on from when the next column asked
+    /// for on that line lies further right (`scalarColumn(line:byteColumn:cursor:)`).
+    struct ColumnCursor {
+        var line = 0, byteColumn = 0, scalarColumn = 0
+    }
+
+    /// `scalarColumn(line:byteColumn:)`, counting from `cursor` when it is on the same line and
+    /// not past the column; `cursor` is then moved there. Walking a document's nodes in order
+    /// asks for growing columns on each line, so most lines are counted once.
+    func scalarColumn(line: Int, byteColumn: Int, cursor: inout ColumnCursor) -> Int {
+        guard line >= 1, line <= lineStarts.count, byteColumn > 1 else { return max(byteColumn, 1) }
+        let start = lineStarts[line - 1]
+        let end = min(start + byteColumn - 1, bytes.count)
+        var from = start, scalars = 1
+        if cursor.line == line && cursor.byteColumn <= byteColumn && cursor.byteColumn > 1 {
+            from = min(start + cursor.byteColumn - 1, bytes.count)
+            scalars = cursor.scalarColumn
+        }
+        let column = bytes.withUnsafeBufferPointer { UTF8Scan.leadingByteCount($0, from: from, to: end) } + scalars
+        cursor = ColumnCursor(line: line, byteColumn: byteColumn, scalarColumn: column)
+        return column
+    }
+
     /// The location of a byte offset in the text.
     public func location(ofByteOffset offset: Int) -> SourceLocation {
         var low = 0, high = lineStarts.count - 1
