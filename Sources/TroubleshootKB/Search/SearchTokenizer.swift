@@ -358,6 +358,7 @@ struct SearchTokenizer {
                             break
                         }
                     }
+                    flushScratch()
                     pos = interning && !tracksSources ? emitLatinRunCached(i, j, pos) : emitLatinRun(i, j, pos)
                     i = j
                 } else {
@@ -365,6 +366,7 @@ struct SearchTokenizer {
                 }
             }
         }
+        flushScratch()
         literalCount = count
         if trackPositions { emitConcepts(glossary, endPosition: pos) }
     }
@@ -462,9 +464,21 @@ struct SearchTokenizer {
         }
     }
 
+    /// Adds the tokens the CJK runs gathered in `scratch` to `ids` and `positions`. Runs gather
+    /// there across punctuation and spaces, so that a text's runs are added a few at a time;
+    /// anything else that adds tokens flushes first, which keeps them in text order.
+    @inline(__always)
+    private mutating func flushScratch() {
+        let n = scratch.pending
+        guard n > 0 else { return }
+        ids.append(contentsOf: UnsafeBufferPointer(start: scratch.ids, count: n))
+        positions.append(contentsOf: UnsafeBufferPointer(start: scratch.positions, count: n))
+        scratch.pending = 0
+    }
+
     /// Index mode: the unigrams and bigrams of a run by their scalars. Tokens seen before are
-    /// written through pointers into room made for the run (at most two per scalar); a new one
-    /// is made, interned and remembered by `internScalars`.
+    /// written through pointers into room made for the run (at most two per scalar), gathered in
+    /// `scratch` until `flushScratch`; a new one is made, interned and remembered by `internScalars`.
     private mutating func emitCJKRunInterned(_ a: Int, _ len: Int, _ pos: Int32, unigrams: Bool) {
         if unigramIDs.isEmpty { unigramIDs = [Int32](repeating: -1, count: 0x10000) }
         // Token j of the run: the unigram (j even) or the bigram (j odd) at scalar j / 2.
@@ -473,9 +487,9 @@ struct SearchTokenizer {
         while j < end {
             let room = end - j
             let scratch = self.scratch
-            scratch.reserve(room)
+            scratch.reserve(scratch.pending + room)
             let runIDs = scratch.ids, runPositions = scratch.positions
-            var o = 0
+            var o = scratch.pending
             do {
                 // Copies of the maps, released before a new token changes them (no copy-on-write).
                 let known = unigramIDs, map = scalarTokens
@@ -498,10 +512,10 @@ struct SearchTokenizer {
                     }
                 }}
             }
-            ids.append(contentsOf: UnsafeBufferPointer(start: runIDs, count: o))
-            positions.append(contentsOf: UnsafeBufferPointer(start: runPositions, count: o))
+            scratch.pending = o
             if j < end {
-                // A token not seen before.
+                // A token not seen before (after the ones gathered: it goes to `ids` itself).
+                flushScratch()
                 let k = j >> 1
                 let c = normalized[a + k]
                 if j & 1 == 0 {
@@ -682,6 +696,8 @@ final class TokenScratch {
     private(set) var ids: UnsafeMutablePointer<Int32>
     private(set) var positions: UnsafeMutablePointer<Int32>
     private var capacity = 256
+    /// Tokens gathered and not yet added to the tokenizer's `ids` and `positions` (see `flush`).
+    var pending = 0
 
     init() {
         ids = .allocate(capacity: capacity)
@@ -693,13 +709,17 @@ final class TokenScratch {
         positions.deallocate()
     }
 
-    /// Room for `n` tokens (the contents are not kept).
+    /// Room for `n` tokens; the `pending` ones are kept.
     func reserve(_ n: Int) {
         guard n > capacity else { return }
         while capacity < n { capacity *= 2 }
+        let newIDs = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let newPositions = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        newIDs.update(from: ids, count: pending)
+        newPositions.update(from: positions, count: pending)
         ids.deallocate(); positions.deallocate()
-        ids = .allocate(capacity: capacity)
-        positions = .allocate(capacity: capacity)
+        ids = newIDs
+        positions = newPositions
     }
 }
 
