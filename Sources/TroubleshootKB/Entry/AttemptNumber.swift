@@ -38,14 +38,7 @@ public struct AttemptNumber: Hashable, Comparable, Sendable, Codable, CustomStri
     }
 
     /// The stable anchor: `attempt-4-1`.
-    public var anchor: String {
-        var text = "attempt-"
-        for (i, part) in parts.enumerated() {
-            if i > 0 { text += "-" }
-            text += String(part)
-        }
-        return text
-    }
+    public var anchor: String { "attempt-" + description }
 
     public static func < (lhs: AttemptNumber, rhs: AttemptNumber) -> Bool {
         lhs.parts.lexicographicallyPrecedes(rhs.parts)

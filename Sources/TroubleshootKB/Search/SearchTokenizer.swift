@@ -696,7 +696,7 @@ final class TokenScratch {
     private(set) var ids: UnsafeMutablePointer<Int32>
     private(set) var positions: UnsafeMutablePointer<Int32>
     private var capacity = 256
-    /// Tokens gathered and not yet added to the tokenizer's `ids` and `positions` (see `flush`).
+    /// Tokens gathered and not yet added to the tokenizer's `ids` and `positions` (see `SearchTokenizer.flushScratch`).
     var pending = 0
 
     init() {

@@ -55,11 +55,8 @@ public struct SourceText: Sendable {
 
     /// Converts a 1-based byte column on a 1-based line to a 1-based scalar column.
     public func scalarColumn(line: Int, byteColumn: Int) -> Int {
-        guard line >= 1, line <= lineStarts.count, byteColumn > 1 else { return max(byteColumn, 1) }
-        let start = lineStarts[line - 1]
-        let end = min(start + byteColumn - 1, bytes.count)
-        // The scalars before the target byte (bytes that do not continue a sequence), plus one.
-        return bytes.withUnsafeBufferPointer { UTF8Scan.leadingByteCount($0, from: start, to: end) } + 1
+        var fromLineStart = ColumnCursor()
+        return scalarColumn(line: line, byteColumn: byteColumn, cursor: &fromLineStart)
     }
 
     /// Where a column was last converted on a line, to count on from when the next column asked
