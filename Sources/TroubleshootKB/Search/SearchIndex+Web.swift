@@ -111,16 +111,23 @@ extension SearchWebExport {
     /// kept in `docs`, which then stays empty: a caller can write them while the rest is built.
     /// With `postingsSink`, each shard and token file likewise (`.shard` or `.token`, its number),
     /// as soon as it is encoded; `shards` and `tokenFiles` then stay empty.
+    ///
+    /// With `postingsWriter` instead, each shard and token file is handed to it on the thread
+    /// that encodes it, as the pieces that make it up in order (a token file's postings are not
+    /// copied into one buffer: its pieces are the chunks' record streams themselves); the pieces
+    /// are valid only during the call.
     public static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
                              parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                              shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
                              framing: Framing = .json, documentSink: (@Sendable (Int, Data) -> Void)? = nil,
-                             postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil) -> SearchWebExport {
+                             postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil,
+                             postingsWriter: (@Sendable (PostingsFile, Int, [UnsafeRawBufferPointer]) -> Void)? = nil) -> SearchWebExport {
         build(count: count, id: id, document: document, parameters: parameters, glossary: glossary, shardCount: requestedShards,
-              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil, documentSink: documentSink, postingsSink: postingsSink)
+              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil, documentSink: documentSink, postingsSink: postingsSink,
+              postingsWriter: postingsWriter)
     }
 
-    /// The two kinds of postings files, for `postingsSink`.
+    /// The two kinds of postings files, for `postingsSink` and `postingsWriter`.
     public enum PostingsFile: Sendable { case shard, token }
 
     static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
@@ -128,7 +135,8 @@ extension SearchWebExport {
                       shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
                       framing: Framing = .json, chunkCount requested: Int?,
                       documentSink: (@Sendable (Int, Data) -> Void)? = nil,
-                      postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil) -> SearchWebExport {
+                      postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil,
+                      postingsWriter: (@Sendable (PostingsFile, Int, [UnsafeRawBufferPointer]) -> Void)? = nil) -> SearchWebExport {
         let order = SearchIndex.documentOrder(count: count, id: id)
         let n = order.count
         let fc = SearchIndex.fieldCount
@@ -234,10 +242,14 @@ extension SearchWebExport {
         let version = SearchWebExport.formatVersion
         let vocabulary = tokens, lengths = postingLength, dfs = df, idfs = idf, partList = parts, partBounds = partStart
         let streams = chunks.map(\.state)
-        /// `"token":[df,idf,"<postings>"]`.
-        @Sendable func writeToken(_ t: Int, into w: inout WebBytes) {
+        /// `"token":[df,idf,"`, the start of `writeToken`.
+        @Sendable func writeTokenStart(_ t: Int, into w: inout WebBytes) {
             vocabulary.bytes.withUnsafeBufferPointer { b in w.string(UnsafeBufferPointer(rebasing: b[vocabulary.start(t)..<Int(vocabulary.ends[t])])) }
             w.raw(":["); w.int(Int(dfs[t])); w.raw(","); w.double(idfs[t]); w.raw(",\"")
+        }
+        /// `"token":[df,idf,"<postings>"]`.
+        @Sendable func writeToken(_ t: Int, into w: inout WebBytes) {
+            writeTokenStart(t, into: &w)
             let p = w.reserve(lengths[t])
             var o = 0
             WebDigits.alphabet.withUnsafeBufferPointer { digits in
@@ -275,6 +287,39 @@ extension SearchWebExport {
                 }
                 w.raw("}}")
                 close(&w, framing)
+            } else if let postingsWriter {
+                // The token's own file as pieces: what is written around and between the
+                // chunks' streams (the heads of their first records) is made in `w`, and the
+                // streams are passed as they are.
+                let t = Int(bigTokens[k - shardCount])
+                open(&w, framing, "token", k - shardCount)
+                w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
+                writeTokenStart(t, into: &w)
+                let first = partBounds[t], end = partBounds[t + 1]
+                var cuts = [w.count]
+                cuts.reserveCapacity(end - first + 1)
+                WebDigits.alphabet.withUnsafeBufferPointer { digits in
+                    for k in first..<end {
+                        let p = w.reserve(WebDigits.maxLength)
+                        w.advance(by: WebDigits.write(partList[k].head, WebDigits.headT, to: UnsafeMutableRawPointer(p), digits.baseAddress!))
+                        cuts.append(w.count)
+                    }
+                }
+                w.raw("\"]}}")
+                close(&w, framing)
+                let made = UnsafeRawPointer(w.base)
+                var pieces = [UnsafeRawBufferPointer(start: made, count: cuts[0])]
+                pieces.reserveCapacity(2 * (end - first) + 2)
+                for j in 0..<(end - first) {
+                    pieces.append(UnsafeRawBufferPointer(start: made + cuts[j], count: cuts[j + 1] - cuts[j]))
+                    let part = partList[first + j]
+                    let stream = streams[Int(part.chunk)].bytes(Int(part.token))
+                    if stream.count > 0 { pieces.append(stream) }
+                }
+                pieces.append(UnsafeRawBufferPointer(start: made + cuts[end - first], count: w.count - cuts[end - first]))
+                postingsWriter(.token, k - shardCount, pieces)
+                w.free()
+                return
             } else {
                 open(&w, framing, "token", k - shardCount)
                 w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
@@ -282,13 +327,16 @@ extension SearchWebExport {
                 w.raw("}}")
                 close(&w, framing)
             }
-            if let postingsSink {
+            if let postingsWriter {
+                postingsWriter(.shard, k, [UnsafeRawBufferPointer(start: UnsafeRawPointer(w.base), count: w.count)])
+                w.free()
+            } else if let postingsSink {
                 if k < shardCount { postingsSink(.shard, k, w.take()) } else { postingsSink(.token, k - shardCount, w.take()) }
             } else {
                 fileOutput[k] = w.take()
             }
         }
-        let files = postingsSink == nil ? Array(fileBuffer) : []
+        let files = postingsSink == nil && postingsWriter == nil ? Array(fileBuffer) : []
 
         // Metadata: parameters and glossary, nothing per document.
         var m = WebBytes()

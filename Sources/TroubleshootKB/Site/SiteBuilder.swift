@@ -114,7 +114,7 @@ public struct SiteBuilder: Sendable {
         // Pages and search need the records, not the source text: they get the entries without
         // it, and the parsed items (which the lint rules need, sources and all) are let go once
         // validated, so the file bytes are freed and their memory reused for pages and search.
-        let entries = parsed!.items.map { $0.entry?.withoutSource() }
+        let entries = parsed!.entries
         let scenarios = parsed!.scenarios
         let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
                                                          displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
@@ -311,6 +311,8 @@ public struct SiteBuilder: Sendable {
 
     struct Parsed {
         let items: [KnowledgeBase.Item]
+        /// Each item's entry without its source text (made beside the parse, on all cores).
+        let entries: [Entry?]
         let scenarios: [(name: String, text: String)?]
     }
 
@@ -318,7 +320,7 @@ public struct SiteBuilder: Sendable {
         let parser = EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML))
         let locations = loaded.locations
         let count = locations.count
-        typealias Outcome = (item: KnowledgeBase.Item, scenario: Result<(name: String, text: String)?, SiteBuildError>)
+        typealias Outcome = (item: KnowledgeBase.Item, entry: Entry?, scenario: Result<(name: String, text: String)?, SiteBuildError>)
         let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: count)
         results.initialize(repeating: nil)
         defer { results.deinitialize(); results.deallocate() }
@@ -330,16 +332,20 @@ public struct SiteBuilder: Sendable {
             let result = parser.parse(bytes: data, path: location.displayPath, folderName: location.folderName)
             let item = KnowledgeBase.Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
             let scenario = result.entry.map { readScenario(of: $0, at: location) } ?? .success(nil)
-            output[position] = (item, scenario)
+            output[position] = (item, result.entry?.withoutSource(), scenario)
             progress(.parse, counter.increment(), count)
         }
         var items: [KnowledgeBase.Item] = []
+        var entries: [Entry?] = []
         var scenarios: [(name: String, text: String)?] = []
-        for result in results {
-            items.append(result!.item)
-            scenarios.append(try result!.scenario.get())
+        items.reserveCapacity(count); entries.reserveCapacity(count); scenarios.reserveCapacity(count)
+        for k in 0..<count {
+            let result = results[k].take()!
+            items.append(result.item)
+            entries.append(result.entry)
+            scenarios.append(try result.scenario.get())
         }
-        return Parsed(items: items, scenarios: scenarios)
+        return Parsed(items: items, entries: entries, scenarios: scenarios)
     }
 
     /// The entry's scenario file (`scenario:` or `scenario.feature`), when it exists inside the

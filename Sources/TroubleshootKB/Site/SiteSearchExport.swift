@@ -27,53 +27,80 @@ struct SiteSearchExport {
     /// `export.shards` and `export.tokenFiles` then stay empty).
     init(entries: [Entry], glossary: Glossary, documentFiles: DocumentFiles? = nil) {
         var sink: (@Sendable (Int, Data) -> Void)? = nil
-        var postingsSink: (@Sendable (SearchWebExport.PostingsFile, Int, Data) -> Void)? = nil
+        var postingsWriter: (@Sendable (SearchWebExport.PostingsFile, Int, [UnsafeRawBufferPointer]) -> Void)? = nil
         if let documentFiles {
             sink = { d, data in documentFiles.add(d, data) }
-            postingsSink = { kind, k, data in documentFiles.add(kind, k, data) }
+            postingsWriter = { kind, k, pieces in documentFiles.write(kind, k, pieces) }
         }
         export = SearchWebExport.build(count: entries.count, id: { entries[$0].id },
                                        document: { SearchDocument(entry: entries[$0], url: SitePaths.entry(entries[$0].id)) },
                                        glossary: SearchGlossary(glossary), framing: .script, documentSink: sink,
-                                       postingsSink: postingsSink)
+                                       postingsWriter: postingsWriter)
     }
 
-    /// Writes `search/doc-<d>.js`, `search/shard-<i>.js` and `search/token-<k>.js` files while
-    /// the index is built, on a thread of their own. After `stop()` (the build failed), files
-    /// handed over later are dropped, so the staging folder can be discarded once `finish()`
-    /// returns.
+    /// Writes `search/doc-<d>.js` files while the index is built, on a thread of their own, and
+    /// `search/shard-<i>.js` and `search/token-<k>.js` files on the threads that encode them
+    /// (the pages are written by then, and a token file is written straight from the record
+    /// streams it is made of). After `stop()` (the build failed), files handed over later are
+    /// dropped, so the staging folder can be discarded once `finish()` returns.
     final class DocumentFiles: @unchecked Sendable {
+        private let writer: SiteWriter
         private let queue: SiteWriter.Queue
-        private let lock = NSLock()
+        private let condition = NSCondition()
         private var stopped = false
+        /// Shard and token files being written now (`stop()` waits for them).
+        private var writing = 0
+        private let failures = FirstFailure()
 
         init(_ writer: SiteWriter) throws {
             try writer.prepareFolders(for: [SiteSearchExport.folder + "/meta.js"])
+            self.writer = writer
             queue = SiteWriter.Queue(writer, label: "search-docs")
         }
 
         func add(_ d: Int, _ data: Data) {
-            lock.lock(); defer { lock.unlock() }
+            condition.lock(); defer { condition.unlock() }
             guard !stopped else { return }
             queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
         }
 
-        /// A shard or token file (positions after every document's, for the order of errors).
-        func add(_ kind: SearchWebExport.PostingsFile, _ k: Int, _ data: Data) {
-            lock.lock(); defer { lock.unlock() }
-            guard !stopped else { return }
-            switch kind {
-            case .shard: queue.add(SiteSearchExport.folder + "/shard-\(k).js", data, position: Int(Int32.max) + k)
-            case .token: queue.add(SiteSearchExport.folder + "/token-\(k).js", data, position: Int(UInt32.max) + k)
+        /// Writes a shard or token file now, on the calling thread (positions after every
+        /// document's, for the order of errors).
+        func write(_ kind: SearchWebExport.PostingsFile, _ k: Int, _ pieces: [UnsafeRawBufferPointer]) {
+            condition.lock()
+            guard !stopped else { condition.unlock(); return }
+            writing += 1
+            condition.unlock()
+            defer {
+                condition.lock()
+                writing -= 1
+                condition.broadcast()
+                condition.unlock()
+            }
+            let (path, position) = switch kind {
+            case .shard: (SiteSearchExport.folder + "/shard-\(k).js", Int(Int32.max) + k)
+            case .token: (SiteSearchExport.folder + "/token-\(k).js", Int(UInt32.max) + k)
+            }
+            do {
+                try writer.write(path, pieces: pieces)
+            } catch {
+                failures.record(position, error as? SiteBuildError ?? SiteBuildError(step: .write, path: path, message: "\(error)"))
             }
         }
 
+        /// Drops the files handed over from now on; returns once no file is being written.
         func stop() {
-            lock.lock(); stopped = true; lock.unlock()
+            condition.lock()
+            stopped = true
+            while writing > 0 { condition.wait() }
+            condition.unlock()
         }
 
         /// Waits for every file handed over so far; throws the first write error.
-        func finish() throws { try queue.finish() }
+        func finish() throws {
+            try queue.finish()
+            if let failure = failures.first { throw failure }
+        }
     }
 
     /// Writes every file of the index into the staging folder.

@@ -368,6 +368,33 @@ import Testing
         #expect(ScriptLanguage.detect(phrase) == language)
     }
 
+    /// A file written in pieces holds them in order, empty ones and more than one `writev`
+    /// takes (1,024) included.
+    @Test(arguments: [1, 2, 1023, 1024, 1025, 3000])
+    func writerJoinsPieces(count: Int) throws {
+        let dir = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(dir) }
+        let writer = try SiteWriter(output: dir + "/site", protected: [], sources: [])
+        var expected: [UInt8] = []
+        var storage: [[UInt8]] = []
+        for k in 0..<count {
+            let piece = k % 5 == 3 ? [] : Array("piece \(k);".utf8)
+            storage.append(piece)
+            expected += piece
+        }
+        let pointers = storage.map { piece in
+            let p = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, piece.count), alignment: 1)
+            p.copyBytes(from: piece)
+            return (p, piece.count)
+        }
+        defer { for (p, _) in pointers { p.deallocate() } }
+        try writer.write("joined.txt", pieces: pointers.map { UnsafeRawBufferPointer(rebasing: $0.0[0..<$0.1]) })
+        #expect(writer.writtenBytes == expected.count)
+        try writer.commit()
+        let written = try #require(FileManager.default.contents(atPath: dir + "/site/joined.txt"))
+        #expect([UInt8](written) == expected)
+    }
+
     @Test func tagSlugsAreSafeAndDistinct() {
         #expect(SitePaths.tagSlug("swiftui") == "swiftui")
         #expect(SitePaths.tagSlug("navigation-bar") == "navigation-bar")
@@ -524,6 +551,41 @@ import Testing
         #expect(received.shards.count == held.shards.count && held.shards.indices.allSatisfy { received.shards[$0] == held.shards[$0] })
         #expect(received.tokens.count == held.tokenFiles.count
                 && held.tokenFiles.indices.allSatisfy { received.tokens[$0] == held.tokenFiles[$0] })
+    }
+
+    /// Files written in pieces (a token file straight from the chunks' record streams) are,
+    /// joined, the files the export otherwise holds, however many chunks there are.
+    @Test(arguments: [1, 3, 7])
+    func piecesJoinIntoTheSameFiles(chunks: Int) {
+        let docs = Self.manyDocuments()
+        let held = SearchWebExport.build(documents: docs, glossary: SearchTestCorpus.glossary, shardCount: 8, ownFileRecords: 4,
+                                         framing: .script, chunkCount: 1)
+        final class Received: @unchecked Sendable {
+            let lock = NSLock()
+            var shards: [Int: Data] = [:], tokens: [Int: Data] = [:], pieces = 0
+        }
+        let received = Received()
+        let written = SearchWebExport.build(
+            count: docs.count, id: { docs[$0].id }, document: { docs[$0] }, glossary: SearchTestCorpus.glossary, shardCount: 8,
+            ownFileRecords: 4, framing: .script, chunkCount: chunks,
+            postingsWriter: { kind, k, pieces in
+                var data = Data()
+                for piece in pieces { data.append(contentsOf: piece) }
+                received.lock.lock(); defer { received.lock.unlock() }
+                received.pieces = max(received.pieces, pieces.count)
+                switch kind {
+                case .shard: received.shards[k] = data
+                case .token: received.tokens[k] = data
+                }
+            })
+        #expect(written.shards.isEmpty && written.tokenFiles.isEmpty)
+        #expect(written.docs == held.docs && written.meta == held.meta)
+        #expect(!held.tokenFiles.isEmpty)
+        #expect(received.shards.count == held.shards.count && held.shards.indices.allSatisfy { received.shards[$0] == held.shards[$0] })
+        #expect(received.tokens.count == held.tokenFiles.count
+                && held.tokenFiles.indices.allSatisfy { received.tokens[$0] == held.tokenFiles[$0] })
+        // A token file is its start, then a head and a stream per chunk that has the token, then its end.
+        #expect(received.pieces >= 3 && received.pieces <= 2 * chunks + 2)
     }
 
     @Test func chunkingDoesNotChangeTheFiles() {
