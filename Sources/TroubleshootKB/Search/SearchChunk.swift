@@ -13,7 +13,48 @@ struct ChunkToken {
     var lastField: Int32 = 0
     var documentFrequency: Int32 = 0
     var recordCount: Int32 = 0
-    private var padding: (Int, Int) = (0, 0)
+    /// The web export's part of the current batch (`ChunkParts`), or -1.
+    var openPart: Int32 = -1
+    private var padding: (Int32, Int32, Int32) = (0, 0, 0)
+}
+
+/// A run of one token's records in a worker's stream that belong to one batch of documents
+/// (the web export's workers take batches in turn): where they are in the stream, and the
+/// first and last document they are for.
+struct ChunkPart {
+    var token: Int32
+    var firstDoc: Int32
+    var lastDoc: Int32 = -1
+    var from: Int
+    var to: Int = 0
+}
+
+/// The parts of a worker, in the order they began. Written by one thread; read by several once written.
+final class ChunkParts: @unchecked Sendable {
+    private(set) var list: [ChunkPart] = []
+
+    var count: Int { list.count }
+    subscript(p: Int) -> ChunkPart { list[p] }
+
+    func begin(token: Int32, firstDoc: Int32, from: Int) -> Int32 {
+        list.append(ChunkPart(token: token, firstDoc: firstDoc, from: from))
+        return Int32(list.count - 1)
+    }
+
+    func end(_ p: Int32, lastDoc: Int32, to: Int) {
+        list[Int(p)].lastDoc = lastDoc
+        list[Int(p)].to = to
+    }
+}
+
+/// A part of a token's web postings, in the order they are joined: the worker and token whose
+/// stream holds it, its record range there, and the head that goes before it.
+struct WebPostingsPart {
+    var chunk: Int32 = 0
+    var token: Int32 = 0
+    var head: UInt32 = 0
+    var from = 0
+    var to = 0
 }
 
 /// The `ChunkToken`s of a chunk's vocabulary. Written by one thread; read by several once written.
@@ -59,6 +100,13 @@ final class ChunkTokens: @unchecked Sendable {
     /// The record bytes of token `t`.
     func bytes(_ t: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base[t].buffer, count: base[t].count)
+    }
+
+    /// The record bytes `range` of token `t`.
+    func bytes(_ t: Int, _ range: Range<Int>) -> UnsafeRawBufferPointer {
+        precondition(range.lowerBound >= 0 && range.upperBound <= base[t].count)
+        guard let start = base[t].buffer else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: start + range.lowerBound, count: range.count)
     }
 }
 

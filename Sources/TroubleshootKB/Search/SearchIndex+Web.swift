@@ -142,10 +142,17 @@ extension SearchWebExport {
         let fc = SearchIndex.fieldCount
         let cap = max(0, parameters.maxPositions)
 
-        // Chunks of documents, tokenized in parallel; each document's file is made as it is read.
-        let chunkCount = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount * 4, requested == nil ? n / 100 : max(1, n)))
-        let chunkBuffer = UnsafeMutableBufferPointer<WebChunk?>.allocate(capacity: chunkCount)
+        // Batches of documents (contiguous ranges, in order), taken one at a time by workers on
+        // all cores, so that the work spreads evenly whatever else runs; each worker tokenizes
+        // into a vocabulary of its own, and each document's file is made as it is read. A
+        // worker's streams hold a part per batch and token: the batch's records of the token.
+        let workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let batchCount = max(1, min(requested ?? workerCount * 32, requested == nil ? n / 64 : max(1, n)))
+        let chunkBuffer = UnsafeMutableBufferPointer<WebChunk?>.allocate(capacity: workerCount)
         chunkBuffer.initialize(repeating: nil)
+        // Per batch: its worker and the range of that worker's parts it began.
+        let batchBuffer = UnsafeMutableBufferPointer<(worker: Int, parts: Range<Int>)>.allocate(capacity: batchCount)
+        batchBuffer.initialize(repeating: (0, 0..<0))
         let docBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: n)
         docBuffer.initialize(repeating: Data())
         // What the filters need of each document: language, status and tags.
@@ -153,64 +160,86 @@ extension SearchWebExport {
         filterBuffer.initialize(repeating: ("", "", []))
         defer {
             chunkBuffer.deinitialize(); chunkBuffer.deallocate()
+            batchBuffer.deinitialize(); batchBuffer.deallocate()
             docBuffer.deinitialize(); docBuffer.deallocate()
             filterBuffer.deinitialize(); filterBuffer.deallocate()
         }
         nonisolated(unsafe) let chunkOutput = chunkBuffer
+        nonisolated(unsafe) let batchOutput = batchBuffer
         nonisolated(unsafe) let docOutput = docBuffer
         nonisolated(unsafe) let filterOutput = filterBuffer
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
-            let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
+        let nextBatch = Counter()
+        DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
             var chunk = WebChunk(cap: cap, glossary: glossary)
-            for d in lo..<hi {
-                let doc = document(order[d])
-                filterOutput[d] = (doc.lang, doc.status, doc.tags)
-                let file = chunk.add(doc, doc: Int32(d), framing: framing)
-                if let documentSink { documentSink(d, file) } else { docOutput[d] = file }
+            while true {
+                let b = nextBatch.increment() - 1
+                guard b < batchCount else { break }
+                let lo = n * b / batchCount, hi = n * (b + 1) / batchCount
+                let firstPart = chunk.beginBatch(firstDoc: Int32(lo))
+                for d in lo..<hi {
+                    let doc = document(order[d])
+                    filterOutput[d] = (doc.lang, doc.status, doc.tags)
+                    let file = chunk.add(doc, doc: Int32(d), framing: framing)
+                    if let documentSink { documentSink(d, file) } else { docOutput[d] = file }
+                }
+                batchOutput[b] = (worker, firstPart..<chunk.parts.count)
             }
             chunk.finish()
-            chunkOutput[c] = chunk
+            chunkOutput[worker] = chunk
         }
         let chunks = chunkBuffer.map { $0! }
+        let batches = Array(batchBuffer)
 
-        // Vocabulary in first-appearance order (as if built serially), with each token's parts.
+        // Vocabulary in first-appearance order (as if built serially): batches in order, each
+        // batch's parts in the order they began (the order of the tokens' first records in it).
         var tokens = TokenTable()
         var df: [Int32] = [], records: [Int32] = []
-        var maps: [[Int32]] = []
-        for chunk in chunks {
-            var map = [Int32](repeating: 0, count: chunk.tokens.count)
+        var maps = chunks.map { [Int32](repeating: -1, count: $0.tokens.count) }
+        for batch in batches {
+            let chunk = chunks[batch.worker]
             chunk.tokens.bytes.withUnsafeBufferPointer { bytes in
-                for i in 0..<chunk.tokens.count {
-                    let s = chunk.tokens.start(i)
-                    let (id, isNew) = tokens.intern(bytes.baseAddress! + s, Int(chunk.tokens.ends[i]) - s, hash: chunk.tokens.hashes[i])
-                    if isNew { df.append(0); records.append(0) }
-                    df[Int(id)] += chunk.state[i].documentFrequency
-                    records[Int(id)] += chunk.state[i].recordCount
-                    map[i] = id
+                maps[batch.worker].withUnsafeMutableBufferPointer { map in
+                    for p in batch.parts {
+                        let i = Int(chunk.parts[p].token)
+                        guard map[i] < 0 else { continue }
+                        let s = chunk.tokens.start(i)
+                        let (id, isNew) = tokens.intern(bytes.baseAddress! + s, Int(chunk.tokens.ends[i]) - s, hash: chunk.tokens.hashes[i])
+                        if isNew { df.append(0); records.append(0) }
+                        map[i] = id
+                    }
                 }
             }
-            maps.append(map)
         }
-        let v = tokens.count
-        // Each token's postings: per chunk, the head of its first record (the document gap from
-        // the last record of the chunks before), then the chunk's stream.
-        var postingLength = [Int](repeating: 0, count: v)
-        var partStart = [Int](repeating: 0, count: v + 1)
-        for (c, chunk) in chunks.enumerated() {
-            for i in 0..<chunk.tokens.count { partStart[Int(maps[c][i]) + 1] += 1 }
-        }
-        for t in 0..<v { partStart[t + 1] += partStart[t] }
-        var parts = [(chunk: Int32, token: Int32, head: UInt32)](repeating: (0, 0, 0), count: partStart[v])
-        var fill = partStart
-        var prevLast = [Int32](repeating: 0, count: v)
         for (c, chunk) in chunks.enumerated() {
             for i in 0..<chunk.tokens.count {
                 let g = Int(maps[c][i])
-                let head = UInt32(2 * (chunk.state[i].firstDoc - prevLast[g]) + 1)
-                parts[fill[g]] = (Int32(c), Int32(i), head)
+                df[g] += chunk.state[i].documentFrequency
+                records[g] += chunk.state[i].recordCount
+            }
+        }
+        let v = tokens.count
+        // Each token's postings: per part, in batch order, the head of its first record (the
+        // document gap from the last record of the parts before), then the part's records.
+        var postingLength = [Int](repeating: 0, count: v)
+        var partStart = [Int](repeating: 0, count: v + 1)
+        for batch in batches {
+            let chunk = chunks[batch.worker]
+            for p in batch.parts { partStart[Int(maps[batch.worker][Int(chunk.parts[p].token)]) + 1] += 1 }
+        }
+        for t in 0..<v { partStart[t + 1] += partStart[t] }
+        var parts = [WebPostingsPart](repeating: WebPostingsPart(), count: partStart[v])
+        var fill = partStart
+        var prevLast = [Int32](repeating: 0, count: v)
+        for batch in batches {
+            let chunk = chunks[batch.worker]
+            for p in batch.parts {
+                let part = chunk.parts[p]
+                let g = Int(maps[batch.worker][Int(part.token)])
+                let head = UInt32(2 * (part.firstDoc - prevLast[g]) + 1)
+                parts[fill[g]] = WebPostingsPart(chunk: Int32(batch.worker), token: part.token, head: head, from: part.from, to: part.to)
                 fill[g] += 1
-                postingLength[g] += WebDigits.length(head, WebDigits.headT) + chunk.state[i].count
-                prevLast[g] = chunk.state[i].lastDoc
+                postingLength[g] += WebDigits.length(head, WebDigits.headT) + (part.to - part.from)
+                prevLast[g] = part.lastDoc
             }
         }
 
@@ -256,7 +285,7 @@ extension SearchWebExport {
                 for k in partBounds[t]..<partBounds[t + 1] {
                     let part = partList[k]
                     o += WebDigits.write(part.head, WebDigits.headT, to: UnsafeMutableRawPointer(p + o), digits.baseAddress!)
-                    let stream = streams[Int(part.chunk)].bytes(Int(part.token))
+                    let stream = streams[Int(part.chunk)].bytes(Int(part.token), part.from..<part.to)
                     if stream.count > 0 { UnsafeMutableRawPointer(p + o).copyMemory(from: stream.baseAddress!, byteCount: stream.count) }
                     o += stream.count
                 }
@@ -289,8 +318,8 @@ extension SearchWebExport {
                 close(&w, framing)
             } else if let postingsWriter {
                 // The token's own file as pieces: what is written around and between the
-                // chunks' streams (the heads of their first records) is made in `w`, and the
-                // streams are passed as they are.
+                // parts (the heads of their first records) is made in `w`, and the parts' records
+                // are passed where they are, in the workers' streams.
                 let t = Int(bigTokens[k - shardCount])
                 open(&w, framing, "token", k - shardCount)
                 w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
@@ -313,7 +342,7 @@ extension SearchWebExport {
                 for j in 0..<(end - first) {
                     pieces.append(UnsafeRawBufferPointer(start: made + cuts[j], count: cuts[j + 1] - cuts[j]))
                     let part = partList[first + j]
-                    let stream = streams[Int(part.chunk)].bytes(Int(part.token))
+                    let stream = streams[Int(part.chunk)].bytes(Int(part.token), part.from..<part.to)
                     if stream.count > 0 { pieces.append(stream) }
                 }
                 pieces.append(UnsafeRawBufferPointer(start: made + cuts[end - first], count: w.count - cuts[end - first]))
@@ -431,6 +460,10 @@ struct WebChunk {
     var tokens = TokenTable()
     /// Per chunk token: its record stream and the document, text and field of its last record.
     let state = ChunkTokens()
+    /// The runs of the tokens' streams that belong to one batch each, in the order they began.
+    let parts = ChunkParts()
+    /// The first document of the current batch.
+    private var batchFirstDoc: Int32 = 0
     /// Σ over the chunk's documents of each field's length.
     var totalLength = [Int](repeating: 0, count: SearchIndex.fieldCount)
     /// Per chunk token: the number of the last text that had it, and its record there.
@@ -452,6 +485,13 @@ struct WebChunk {
     init(cap: Int, glossary: SearchGlossary) {
         self.cap = cap
         self.glossary = glossary
+    }
+
+    /// Starts a batch of documents from `firstDoc` on (after the documents of the chunk's earlier
+    /// batches); returns the number of parts so far (the batch's parts follow).
+    mutating func beginBatch(firstDoc: Int32) -> Int {
+        batchFirstDoc = firstDoc
+        return parts.count
     }
 
     /// Tokenizes document `d`, encodes its records and returns its file.
@@ -553,13 +593,15 @@ struct WebChunk {
                 var n = 0
                 let last = token.pointee.lastDoc
                 if last != d {
-                    // The first record of the document: its head (the document gap; the
-                    // chunk's first record gets it when chunks are joined), text and field,
-                    // and the field's length.
-                    if last >= 0 {
+                    // The first record of the document: its head (the document gap; the first
+                    // record of a batch's part gets it when the parts are joined), text and
+                    // field, and the field's length.
+                    if last >= batchFirstDoc {
                         n += WebDigits.write(UInt32(2 * (d - last) + 1), WebDigits.headT, to: out + n, digits)
                     } else {
-                        token.pointee.firstDoc = d
+                        let open = token.pointee.openPart
+                        if open >= 0 { parts.end(open, lastDoc: last, to: token.pointee.count) }
+                        token.pointee.openPart = parts.begin(token: rToken[r], firstDoc: d, from: token.pointee.count)
                     }
                     n += WebDigits.write(UInt32(text * fc + field), WebDigits.textT, to: out + n, digits)
                     n += WebDigits.write(UInt32(fieldLength[Int(field)]), WebDigits.lengthT, to: out + n, digits)
@@ -630,6 +672,10 @@ struct WebChunk {
 
     /// Takes the vocabulary and drops the scratch buffers.
     mutating func finish() {
+        state.grow(to: tokenizer.table.count)
+        for t in 0..<state.count where state[t].openPart >= 0 {
+            parts.end(state[t].openPart, lastDoc: state[t].lastDoc, to: state[t].count)
+        }
         tokens = tokenizer.takeTable()
         tokenizer = SearchTokenizer()
         stamp = []; recordOf = []

@@ -604,14 +604,3 @@ final class FirstFailure: @unchecked Sendable {
         return failure?.error
     }
 }
-
-/// A thread-safe counter for progress.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value
-    }
-}
