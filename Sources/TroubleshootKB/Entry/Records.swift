@@ -101,7 +101,16 @@ public struct Section: Sendable {
     public var heading: String? { headingBlock?.plainText }
     public var headingRange: SourceRange? { headingBlock?.range }
 
-    public var text: String { blocks.map(\.plainText).joined(separator: "\n") }
+    /// The blocks' plain texts, one after another with a newline between them.
+    public var text: String {
+        if blocks.count == 1 { return blocks[0].plainText }
+        var out = ""
+        for index in blocks.indices {
+            if index > 0 { out += "\n" }
+            blocks[index].appendPlainText(to: &out)
+        }
+        return out
+    }
 
     public var range: SourceRange? {
         let starts = ([headingRange?.start] + blocks.map { $0.range.start }).compactMap { $0 }

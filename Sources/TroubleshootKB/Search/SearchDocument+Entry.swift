@@ -41,10 +41,10 @@ extension SearchDocument {
             add(.body, attempts[a].title, anchor: anchor, label: prefix)
         }
         if let fix = entry.fix { add(.fix, fix.text, anchor: "fix", label: fix.heading) }
-        for section in [entry.sideEffects, entry.lessons] + entry.notes.map(Optional.some) {
-            guard let section else { continue }
-            add(.body, section.text, label: section.heading)
-        }
+        if let section = entry.sideEffects { add(.body, section.text, label: section.heading) }
+        if let section = entry.lessons { add(.body, section.text, label: section.heading) }
+        let notes = entry.notes
+        for k in notes.indices { add(.body, notes[k].text, label: notes[k].heading) }
         var fields = [SearchField: [FieldText]](minimumCapacity: SearchField.allCases.count)
         for field in SearchField.allCases where !lists[field.rawValue].isEmpty { fields[field] = lists[field.rawValue] }
         self.init(id: entry.id, lang: meta.lang, tags: meta.tags, status: meta.status?.rawValue ?? "",
@@ -70,7 +70,7 @@ extension SearchDocument {
     }
 
     /// The label as the writer wrote it (`결과`, `原因`), or the role for unlabelled blocks.
-    static func labelAsWritten(_ part: AttemptPart) -> String {
+    static func labelAsWritten(_ part: borrowing AttemptPart) -> String {
         // A code block's text is the block's text: nothing was taken off.
         if case .codeBlock = part.block.kind { return part.role.rawValue }
         var text = part.block.plainText
