@@ -52,17 +52,18 @@ enum WebDigits {
     /// Writes `v` at `p` with terminal count `t`; returns the number of characters.
     @inline(__always)
     static func write(_ v: UInt32, _ t: UInt32, to p: UnsafeMutableRawPointer, _ digits: UnsafePointer<UInt8>) -> Int {
+        // Wrapping arithmetic: every step stays in range (v ≥ t before it is lowered).
         var v = v
         var n = 0
-        let c = radix - t
+        let c = radix &- t
         while v >= t {
-            v -= t
-            p.storeBytes(of: digits[Int(t + v % c)], toByteOffset: n, as: UInt8.self)
+            v &-= t
+            p.storeBytes(of: digits[Int(t &+ v % c)], toByteOffset: n, as: UInt8.self)
             v /= c
-            n += 1
+            n &+= 1
         }
         p.storeBytes(of: digits[Int(v)], toByteOffset: n, as: UInt8.self)
-        return n + 1
+        return n &+ 1
     }
 
     /// Number of characters of `v` with terminal count `t`.
@@ -555,18 +556,19 @@ struct WebChunk {
                 if stamp[t] != number {
                     stamp[t] = number
                     r = used
-                    recordOf[t] = Int32(r)
+                    recordOf[t] = Int32(truncatingIfNeeded: r)
                     rToken[r] = id
                     rText[r] = text
                     rField[r] = field
                     rTf[r] = 0
-                    used += 1
+                    used &+= 1
                 } else {
                     r = Int(recordOf[t])
                 }
+                // Wrapping: record and position indexes are within the buffers sized above.
                 let f = Int(rTf[r])
-                if f < cap { rPositions[r * cap + f] = tokenPositions[k] }
-                rTf[r] = Int32(f + 1)
+                if f < cap { rPositions[r &* cap &+ f] = tokenPositions[k] }
+                rTf[r] = Int32(truncatingIfNeeded: f &+ 1)
             }
         }}}}}}}}}
         return used
@@ -586,6 +588,8 @@ struct WebChunk {
         recordField.withUnsafeBufferPointer { rField in
         recordTf.withUnsafeBufferPointer { rTf in
         recordPositions.withUnsafeBufferPointer { rPositions in
+            // Wrapping arithmetic below: counts, numbers and gaps are far from Int32's limits
+            // (gaps are of increasing documents, texts and positions).
             for r in 0..<records {
                 let token = tokens + Int(rToken[r])
                 let text = rText[r], field = rField[r]
@@ -597,42 +601,42 @@ struct WebChunk {
                     // record of a batch's part gets it when the parts are joined), text and
                     // field, and the field's length.
                     if last >= batchFirstDoc {
-                        n += WebDigits.write(UInt32(2 * (d - last) + 1), WebDigits.headT, to: out + n, digits)
+                        n &+= WebDigits.write(UInt32(2 &* (d &- last) &+ 1), WebDigits.headT, to: out + n, digits)
                     } else {
                         let open = token.pointee.openPart
                         if open >= 0 { parts.end(open, lastDoc: last, to: token.pointee.count) }
                         token.pointee.openPart = parts.begin(token: rToken[r], firstDoc: d, from: token.pointee.count)
                     }
-                    n += WebDigits.write(UInt32(text * fc + field), WebDigits.textT, to: out + n, digits)
-                    n += WebDigits.write(UInt32(fieldLength[Int(field)]), WebDigits.lengthT, to: out + n, digits)
-                    token.pointee.documentFrequency += 1
+                    n &+= WebDigits.write(UInt32(text &* fc &+ field), WebDigits.textT, to: out + n, digits)
+                    n &+= WebDigits.write(UInt32(fieldLength[Int(field)]), WebDigits.lengthT, to: out + n, digits)
+                    token.pointee.documentFrequency &+= 1
                 } else {
                     // A later record of the same document: text gap and field step in one head,
                     // then the field's length if the field changed.
-                    let step = field - token.pointee.lastField
-                    n += WebDigits.write(UInt32(2 * ((text - token.pointee.lastText - 1) * fc + step)), WebDigits.headT, to: out + n, digits)
+                    let step = field &- token.pointee.lastField
+                    n &+= WebDigits.write(UInt32(2 &* ((text &- token.pointee.lastText &- 1) &* fc &+ step)), WebDigits.headT, to: out + n, digits)
                     if step != 0 {
-                        n += WebDigits.write(UInt32(fieldLength[Int(field)]), WebDigits.lengthT, to: out + n, digits)
+                        n &+= WebDigits.write(UInt32(fieldLength[Int(field)]), WebDigits.lengthT, to: out + n, digits)
                     }
                 }
                 token.pointee.lastDoc = d
                 token.pointee.lastText = text
                 token.pointee.lastField = field
-                token.pointee.recordCount += 1
+                token.pointee.recordCount &+= 1
                 // Positions: the first with whether tf > 1, then tf − 2, then the gaps.
                 let tf = Int(rTf[r])
                 let m = min(tf, cap)
-                let p0 = r * cap
+                let p0 = r &* cap
                 let first = m > 0 ? rPositions[p0] : 0
-                n += WebDigits.write(UInt32(2 * first) + (tf > 1 ? 1 : 0), WebDigits.positionT, to: out + n, digits)
-                if tf > 1 { n += WebDigits.write(UInt32(tf - 2), WebDigits.smallT, to: out + n, digits) }
+                n &+= WebDigits.write(UInt32(2 &* first) &+ (tf > 1 ? 1 : 0), WebDigits.positionT, to: out + n, digits)
+                if tf > 1 { n &+= WebDigits.write(UInt32(tf &- 2), WebDigits.smallT, to: out + n, digits) }
                 var prev = first
                 for k in 1..<max(m, 1) {
-                    let p = rPositions[p0 + k]
-                    n += WebDigits.write(UInt32(p - prev), WebDigits.smallT, to: out + n, digits)
+                    let p = rPositions[p0 &+ k]
+                    n &+= WebDigits.write(UInt32(p &- prev), WebDigits.smallT, to: out + n, digits)
                     prev = p
                 }
-                token.pointee.count += n
+                token.pointee.count &+= n
             }
         }}}}}}
     }

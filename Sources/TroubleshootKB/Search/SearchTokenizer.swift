@@ -219,9 +219,10 @@ struct SearchTokenizer {
                         } else {
                             break
                         }
-                        i += 1
+                        // Wrapping: both stay below the text's byte count.
+                        i &+= 1
                         previous = at
-                        at += width
+                        at &+= width
                     }
                 }}
             }
@@ -275,11 +276,12 @@ struct SearchTokenizer {
     /// The scalar at byte `i` of valid UTF-8 (a Swift string's) and its length in bytes.
     @inline(__always)
     private static func decode(_ buf: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
+        // Valid UTF-8: a sequence's bytes are all there (offsets wrap without checks).
         let b0 = UInt32(buf[i])
         if b0 < 0x80 { return (b0, 1) }
-        if b0 < 0xE0 { return (((b0 & 0x1F) << 6) | (UInt32(buf[i + 1]) & 0x3F), 2) }
-        if b0 < 0xF0 { return (((b0 & 0x0F) << 12) | ((UInt32(buf[i + 1]) & 0x3F) << 6) | (UInt32(buf[i + 2]) & 0x3F), 3) }
-        return (((b0 & 0x07) << 18) | ((UInt32(buf[i + 1]) & 0x3F) << 12) | ((UInt32(buf[i + 2]) & 0x3F) << 6) | (UInt32(buf[i + 3]) & 0x3F), 4)
+        if b0 < 0xE0 { return (((b0 & 0x1F) << 6) | (UInt32(buf[i &+ 1]) & 0x3F), 2) }
+        if b0 < 0xF0 { return (((b0 & 0x0F) << 12) | ((UInt32(buf[i &+ 1]) & 0x3F) << 6) | (UInt32(buf[i &+ 2]) & 0x3F), 3) }
+        return (((b0 & 0x07) << 18) | ((UInt32(buf[i &+ 1]) & 0x3F) << 12) | ((UInt32(buf[i &+ 2]) & 0x3F) << 6) | (UInt32(buf[i &+ 3]) & 0x3F), 4)
     }
 
     /// Decodes valid UTF-8 (a Swift string's) into `original`.
@@ -803,31 +805,33 @@ struct LatinRunCache {
     /// The run with these scalars, or -1.
     func find(_ key: UnsafeBufferPointer<UInt32>) -> Int {
         let h = Self.hash(key)
-        let mask = slots.count - 1
-        var s = slot(h)
-        while true {
-            let r = Int(slots[s])
-            if r < 0 { return -1 }
-            if hashes[r] == h {
-                let start = r == 0 ? 0 : keyEnd[r - 1]
-                if keyEnd[r] - start == key.count {
-                    var same = true
-                    for k in 0..<key.count where keys[start + k] != key[k] { same = false; break }
-                    if same { return r }
+        return slots.withUnsafeBufferPointer { slots in
+        hashes.withUnsafeBufferPointer { hashes in
+        keyEnd.withUnsafeBufferPointer { keyEnd in
+        keys.withUnsafeBufferPointer { keys in
+            let mask = slots.count - 1
+            var s = slot(h)
+            while true {
+                let r = Int(slots[s])
+                if r < 0 { return -1 }
+                if hashes[r] == h {
+                    let start = r == 0 ? 0 : keyEnd[r - 1]
+                    if keyEnd[r] - start == key.count
+                        && (key.isEmpty || memcmp(keys.baseAddress! + start, key.baseAddress!, key.count * 4) == 0) {
+                        return r
+                    }
                 }
+                s = (s &+ 1) & mask
             }
-            s = (s + 1) & mask
-        }
+        }}}}
     }
 
     /// Appends run `r`'s tokens at `pos` (and its scalar positions at `at`); returns the next position.
     func replay(_ r: Int, pos: Int32, ids: inout [Int32], positions: inout [Int32],
                 scalarPositions: inout [Int32], setScalarPositions: Bool, at: Int) -> Int32 {
-        let start = r == 0 ? 0 : tokenEnd[r - 1]
-        for k in start..<tokenEnd[r] {
-            ids.append(tokenIDs[k])
-            positions.append(pos + tokenPositions[k])
-        }
+        let start = r == 0 ? 0 : tokenEnd[r - 1], end = tokenEnd[r]
+        ids.append(contentsOf: tokenIDs[start..<end])
+        for k in start..<end { positions.append(pos &+ tokenPositions[k]) }
         if setScalarPositions {
             let keyStart = r == 0 ? 0 : keyEnd[r - 1]
             for k in keyStart..<keyEnd[r] {
