@@ -335,27 +335,28 @@ struct SearchTokenizer {
         var pos: Int32 = 0
         let han = SearchScalarClass.han.rawValue, kana = SearchScalarClass.kana.rawValue, hangul = SearchScalarClass.hangul.rawValue
         let classOf = classes
+        // Wrapping: indexes stay below the scalar count.
         classOf.withUnsafeBufferPointer { cls in
             while i < n {
                 let c = cls[i]
                 if c == han || c == kana || c == hangul {
-                    var j = i + 1
+                    var j = i &+ 1
                     if c == hangul {
-                        while j < n && cls[j] == hangul { j += 1 }
+                        while j < n && cls[j] == hangul { j &+= 1 }
                     } else {
-                        while j < n && (cls[j] == han || cls[j] == kana) { j += 1 }
+                        while j < n && (cls[j] == han || cls[j] == kana) { j &+= 1 }
                     }
                     emitCJKRun(i, j, pos, mode)
-                    pos += Int32(j - i)
+                    pos &+= Int32(truncatingIfNeeded: j &- i)
                     i = j
                 } else if Self.isWordClass(c) {
-                    var j = i + 1
+                    var j = i &+ 1
                     while j < n {
                         let d = cls[j]
                         if Self.isWordClass(d) {
-                            j += 1
-                        } else if d == SearchScalarClass.dot.rawValue, j + 1 < n, Self.isWordClass(cls[j + 1]) {
-                            j += 1
+                            j &+= 1
+                        } else if d == SearchScalarClass.dot.rawValue, j &+ 1 < n, Self.isWordClass(cls[j &+ 1]) {
+                            j &+= 1
                         } else {
                             break
                         }
@@ -364,7 +365,7 @@ struct SearchTokenizer {
                     pos = interning && !tracksSources ? emitLatinRunCached(i, j, pos) : emitLatinRun(i, j, pos)
                     i = j
                 } else {
-                    i += 1
+                    i &+= 1
                 }
             }
         }
@@ -497,20 +498,21 @@ struct SearchTokenizer {
                 let known = unigramIDs, map = scalarTokens
                 normalized.withUnsafeBufferPointer { norm in
                 known.withUnsafeBufferPointer { known in
+                    // Wrapping: indexes stay within the run, positions within the text's.
                     while j < end {
                         let k = j >> 1
-                        let c = norm[a + k]
+                        let c = norm[a &+ k]
                         let id: Int32
                         if j & 1 == 0 {
                             id = c < 0x10000 ? known[Int(c)] : map.find(UInt64(c))
                         } else {
-                            id = map.find((UInt64(c) + 1) << 21 | UInt64(norm[a + k + 1]))
+                            id = map.find((UInt64(c) &+ 1) << 21 | UInt64(norm[a &+ k &+ 1]))
                         }
                         if id < 0 { break }
                         runIDs[o] = id
-                        runPositions[o] = pos + Int32(k)
-                        o += 1
-                        j += unigrams ? 1 : 2
+                        runPositions[o] = pos &+ Int32(truncatingIfNeeded: k)
+                        o &+= 1
+                        j &+= unigrams ? 1 : 2
                     }
                 }}
             }
@@ -750,7 +752,7 @@ struct ScalarTokenMap {
                 let x = e[s].key
                 if x == key { return e[s].value }
                 if x == .max { return -1 }
-                s = (s + 1) & mask
+                s = (s &+ 1) & mask
             }
         }
     }
