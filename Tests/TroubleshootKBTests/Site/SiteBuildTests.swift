@@ -682,6 +682,12 @@ import Testing
         ("a string continued over lines keeps the script as it is", "var s = 'a\\\n  // b';\n", "var s = 'a\\\n  // b';\n"),
         ("a comment opened after code keeps the script as it is", "x(); /* a\n/* b */ y();\n", "x(); /* a\n/* b */ y();\n"),
         ("an unclosed comment keeps the script as it is", "x();\n/* open\n", "x();\n/* open\n"),
+        ("carriage returns keep the script as it is", "// a\r\nx();\r\n", "// a\r\nx();\r\n"),
+        ("no newline at the end", "  x();\n  // c", "x();"),
+        ("blank and comment-only lines only", "\n  \n// a\n", "\n"),
+        ("text after a closing comment mark", "/* a */ x(); // b\n/* c\n d */ y();\n", "x(); // b\ny();\n"),
+        ("non-ASCII text is kept", "  var s = \"导航栏 네비게이션 ナビ\";\n", "var s = \"导航栏 네비게이션 ナビ\";\n"),
+        ("empty", "", ""),
     ])
     func compaction(name: String, source: String, expected: String) {
         #expect(ScriptCompaction.compact(source) == expected, "\(name)")
