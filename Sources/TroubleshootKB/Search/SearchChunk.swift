@@ -29,21 +29,42 @@ struct ChunkPart {
     var to: Int = 0
 }
 
-/// The parts of a worker, in the order they began. Written by one thread; read by several once written.
+/// The parts of a worker, in the order they began. Written by one thread; read by several once
+/// written. Kept in a buffer of its own (parts begin and end once per batch and token: no
+/// array's copy-on-write or exclusivity checks on the way).
 final class ChunkParts: @unchecked Sendable {
-    private(set) var list: [ChunkPart] = []
+    private var base: UnsafeMutablePointer<ChunkPart>
+    private var capacity = 1024
+    private(set) var count = 0
 
-    var count: Int { list.count }
-    subscript(p: Int) -> ChunkPart { list[p] }
+    init() { base = .allocate(capacity: capacity) }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    subscript(p: Int) -> ChunkPart {
+        precondition(p >= 0 && p < count)
+        return base[p]
+    }
 
     func begin(token: Int32, firstDoc: Int32, from: Int) -> Int32 {
-        list.append(ChunkPart(token: token, firstDoc: firstDoc, from: from))
-        return Int32(list.count - 1)
+        if count == capacity {
+            let grown = UnsafeMutablePointer<ChunkPart>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: ChunkPart(token: token, firstDoc: firstDoc, from: from))
+        count += 1
+        return Int32(truncatingIfNeeded: count - 1)
     }
 
     func end(_ p: Int32, lastDoc: Int32, to: Int) {
-        list[Int(p)].lastDoc = lastDoc
-        list[Int(p)].to = to
+        base[Int(p)].lastDoc = lastDoc
+        base[Int(p)].to = to
     }
 }
 
