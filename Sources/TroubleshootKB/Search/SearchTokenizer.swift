@@ -361,8 +361,12 @@ struct SearchTokenizer {
                             break
                         }
                     }
-                    flushScratch()
-                    pos = interning && !tracksSources ? emitLatinRunCached(i, j, pos) : emitLatinRun(i, j, pos)
+                    if interning && !tracksSources {
+                        pos = emitLatinRunCached(i, j, pos)
+                    } else {
+                        flushScratch()
+                        pos = emitLatinRun(i, j, pos)
+                    }
                     i = j
                 } else {
                     i &+= 1
@@ -559,9 +563,11 @@ struct SearchTokenizer {
     private mutating func emitLatinRunCached(_ a: Int, _ b: Int, _ pos: Int32) -> Int32 {
         let found = normalized.withUnsafeBufferPointer { latinRuns.find(UnsafeBufferPointer(rebasing: $0[a..<b])) }
         if found >= 0, !trackPositions || latinRuns.hasScalarPositions[found] {
-            return latinRuns.replay(found, pos: pos, ids: &ids, positions: &positions,
-                                    scalarPositions: &scalarPositions, setScalarPositions: trackPositions, at: a)
+            // A run seen before: its tokens join the ones gathered in `scratch`.
+            return latinRuns.replay(found, pos: pos, into: scratch, scalarPositions: &scalarPositions,
+                                    setScalarPositions: trackPositions, at: a)
         }
+        flushScratch()
         let first = ids.count
         let next = emitLatinRun(a, b, pos)
         normalized.withUnsafeBufferPointer { n in
@@ -828,12 +834,22 @@ struct LatinRunCache {
         }}}}
     }
 
-    /// Appends run `r`'s tokens at `pos` (and its scalar positions at `at`); returns the next position.
-    func replay(_ r: Int, pos: Int32, ids: inout [Int32], positions: inout [Int32],
+    /// Gathers run `r`'s tokens at `pos` in `scratch` (and sets its scalar positions at `at`); returns the next position.
+    func replay(_ r: Int, pos: Int32, into scratch: TokenScratch,
                 scalarPositions: inout [Int32], setScalarPositions: Bool, at: Int) -> Int32 {
         let start = r == 0 ? 0 : tokenEnd[r - 1], end = tokenEnd[r]
-        ids.append(contentsOf: tokenIDs[start..<end])
-        for k in start..<end { positions.append(pos &+ tokenPositions[k]) }
+        let o = scratch.pending
+        scratch.reserve(o + end - start)
+        let outIDs = scratch.ids, outPositions = scratch.positions
+        tokenIDs.withUnsafeBufferPointer { ids in
+            tokenPositions.withUnsafeBufferPointer { positions in
+                for k in start..<end {
+                    outIDs[o &+ k &- start] = ids[k]
+                    outPositions[o &+ k &- start] = pos &+ positions[k]
+                }
+            }
+        }
+        scratch.pending = o + end - start
         if setScalarPositions {
             let keyStart = r == 0 ? 0 : keyEnd[r - 1]
             for k in keyStart..<keyEnd[r] {
