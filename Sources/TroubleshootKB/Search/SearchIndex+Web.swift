@@ -115,7 +115,7 @@ extension SearchWebExport {
     ///
     /// With `postingsWriter` instead, each shard and token file is handed to it on the thread
     /// that encodes it, as the pieces that make it up in order (a token file's postings are not
-    /// copied into one buffer: its pieces are the chunks' record streams themselves); the pieces
+    /// copied into one buffer: its pieces are the workers' record streams themselves); the pieces
     /// are valid only during the call.
     public static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
                              parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
