@@ -194,13 +194,15 @@ class OutputFileSystem:
             os.makedirs(self.MOUNT, exist_ok=True)
             # Inode tables and journal are written now, not by the kernel in the background
             # after mounting (lazy init), which would compete with the first timed runs.
-            made = (subprocess.run(["truncate", "-s", "8G", self.IMAGE]).returncode == 0
+            # 16 GB (a sparse file): room, and inodes, for every build of a run with --runs 9 or
+            # more (each kind of build is kept until all are timed; 8 GB ran out of inodes).
+            made = (subprocess.run(["truncate", "-s", "16G", self.IMAGE]).returncode == 0
                     and subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", self.IMAGE],
                                        stdout=subprocess.DEVNULL).returncode == 0
                     and subprocess.run(["mount", "-o", "loop", self.IMAGE, self.MOUNT], stderr=subprocess.DEVNULL).returncode == 0)
             if made:
                 self.root, self.mounted = self.MOUNT, True
-                self.note = "a fresh ext4 file system (loop-mounted 8 GB image, mkfs.ext4 defaults, tables initialised up front)"
+                self.note = "a fresh ext4 file system (loop-mounted 16 GB image, mkfs.ext4 defaults, tables initialised up front)"
                 return self
             why = "could not make and mount an ext4 image"
             if os.path.exists(self.IMAGE):
