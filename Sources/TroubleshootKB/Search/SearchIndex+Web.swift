@@ -110,25 +110,22 @@ extension SearchWebExport {
     /// With `documentSink`, each document file is handed to it as soon as it is made (with the
     /// document's number, on the thread that made it, in no particular order) instead of being
     /// kept in `docs`, which then stays empty: a caller can write them while the rest is built.
-    /// With `postingsSink`, each shard and token file likewise (`.shard` or `.token`, its number),
-    /// as soon as it is encoded; `shards` and `tokenFiles` then stay empty.
-    ///
-    /// With `postingsWriter` instead, each shard and token file is handed to it on the thread
-    /// that encodes it, as the pieces that make it up in order (a token file's postings are not
-    /// copied into one buffer: its pieces are the workers' record streams themselves); the pieces
-    /// are valid only during the call.
+    /// With `postingsWriter`, each shard and token file (`.shard` or `.token`, its number) is
+    /// handed to it on the thread that encodes it, as soon as it is encoded, as the pieces that
+    /// make it up in order (a token file's postings are not copied into one buffer: its pieces
+    /// are the workers' record streams themselves); the pieces are valid only during the call,
+    /// and `shards` and `tokenFiles` then stay empty.
     public static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
                              parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                              shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
                              framing: Framing = .json, documentSink: (@Sendable (Int, Data) -> Void)? = nil,
-                             postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil,
                              postingsWriter: (@Sendable (PostingsFile, Int, [UnsafeRawBufferPointer]) -> Void)? = nil) -> SearchWebExport {
         build(count: count, id: id, document: document, parameters: parameters, glossary: glossary, shardCount: requestedShards,
-              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil, documentSink: documentSink, postingsSink: postingsSink,
+              ownFileRecords: ownFileRecords, framing: framing, chunkCount: nil, documentSink: documentSink,
               postingsWriter: postingsWriter)
     }
 
-    /// The two kinds of postings files, for `postingsSink` and `postingsWriter`.
+    /// The two kinds of postings files, for `postingsWriter`.
     public enum PostingsFile: Sendable { case shard, token }
 
     static func build(count: Int, id: (Int) -> String, document: @Sendable (Int) -> SearchDocument,
@@ -136,7 +133,6 @@ extension SearchWebExport {
                       shardCount requestedShards: Int? = nil, ownFileRecords: Int = defaultOwnFileRecords,
                       framing: Framing = .json, chunkCount requested: Int?,
                       documentSink: (@Sendable (Int, Data) -> Void)? = nil,
-                      postingsSink: (@Sendable (PostingsFile, Int, Data) -> Void)? = nil,
                       postingsWriter: (@Sendable (PostingsFile, Int, [UnsafeRawBufferPointer]) -> Void)? = nil) -> SearchWebExport {
         let order = SearchIndex.documentOrder(count: count, id: id)
         let n = order.count
@@ -301,7 +297,11 @@ extension SearchWebExport {
         nonisolated(unsafe) let fileOutput = fileBuffer
         let shardTokens = tokensOfShard, bigTokens = ownFileTokens, fileOf = ownFile
         DispatchQueue.concurrentPerform(iterations: fileCount) { k in
-            var w = WebBytes(capacity: k < shardCount ? 4096 : lengths[Int(bigTokens[k - shardCount])] + 256)
+            // A shard is made whole in `w`. A token's own file is pieces: what is written around
+            // and between its parts (the heads of their first records) is made in `w`, and the
+            // parts' records are where they are, in the workers' streams.
+            var w = WebBytes(capacity: k < shardCount ? 4096 : 256)
+            var pieces: [UnsafeRawBufferPointer]
             if k < shardCount {
                 open(&w, framing, "shard", k)
                 w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
@@ -317,10 +317,8 @@ extension SearchWebExport {
                 }
                 w.raw("}}")
                 close(&w, framing)
-            } else if let postingsWriter {
-                // The token's own file as pieces: what is written around and between the
-                // parts (the heads of their first records) is made in `w`, and the parts' records
-                // are passed where they are, in the workers' streams.
+                pieces = [UnsafeRawBufferPointer(start: UnsafeRawPointer(w.base), count: w.count)]
+            } else {
                 let t = Int(bigTokens[k - shardCount])
                 open(&w, framing, "token", k - shardCount)
                 w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
@@ -338,7 +336,7 @@ extension SearchWebExport {
                 w.raw("\"]}}")
                 close(&w, framing)
                 let made = UnsafeRawPointer(w.base)
-                var pieces = [UnsafeRawBufferPointer(start: made, count: cuts[0])]
+                pieces = [UnsafeRawBufferPointer(start: made, count: cuts[0])]
                 pieces.reserveCapacity(2 * (end - first) + 2)
                 for j in 0..<(end - first) {
                     pieces.append(UnsafeRawBufferPointer(start: made + cuts[j], count: cuts[j + 1] - cuts[j]))
@@ -347,26 +345,20 @@ extension SearchWebExport {
                     if stream.count > 0 { pieces.append(stream) }
                 }
                 pieces.append(UnsafeRawBufferPointer(start: made + cuts[end - first], count: w.count - cuts[end - first]))
-                postingsWriter(.token, k - shardCount, pieces)
-                w.free()
-                return
-            } else {
-                open(&w, framing, "token", k - shardCount)
-                w.raw("{\"v\":"); w.int(version); w.raw(",\"t\":{")
-                writeToken(Int(bigTokens[k - shardCount]), into: &w)
-                w.raw("}}")
-                close(&w, framing)
             }
             if let postingsWriter {
-                postingsWriter(.shard, k, [UnsafeRawBufferPointer(start: UnsafeRawPointer(w.base), count: w.count)])
+                if k < shardCount { postingsWriter(.shard, k, pieces) } else { postingsWriter(.token, k - shardCount, pieces) }
                 w.free()
-            } else if let postingsSink {
-                if k < shardCount { postingsSink(.shard, k, w.take()) } else { postingsSink(.token, k - shardCount, w.take()) }
-            } else {
+            } else if k < shardCount {
                 fileOutput[k] = w.take()
+            } else {
+                var joined = WebBytes(capacity: pieces.reduce(0) { $0 + $1.count })
+                for piece in pieces { joined.append(piece) }
+                w.free()
+                fileOutput[k] = joined.take()
             }
         }
-        let files = postingsSink == nil && postingsWriter == nil ? Array(fileBuffer) : []
+        let files = postingsWriter == nil ? Array(fileBuffer) : []
 
         // Metadata: parameters and glossary, nothing per document.
         var m = WebBytes()

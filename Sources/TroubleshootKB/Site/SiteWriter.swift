@@ -181,33 +181,24 @@ final class SiteWriter: @unchecked Sendable {
         }
         var failure: Int32 = 0
         var total = 0
-        if pieces.count == 1 {
-            let raw = pieces[0]
-            while total < raw.count {
-                let k = Glibc.write(fd, raw.baseAddress! + total, raw.count - total)
+        var vectors: [iovec] = []
+        vectors.reserveCapacity(pieces.count)
+        for piece in pieces where piece.count > 0 {
+            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress!), iov_len: piece.count))
+        }
+        // At most IOV_MAX (1024 on Linux) vectors a call.
+        var next = 0
+        vectors.withUnsafeMutableBufferPointer { v in
+            while next < v.count {
+                let k = writev(fd, v.baseAddress! + next, Int32(min(v.count - next, 1024)))
                 if k < 0 { if errno == EINTR { continue }; failure = errno; break }
                 total += k
-            }
-        } else {
-            var vectors: [iovec] = []
-            vectors.reserveCapacity(pieces.count)
-            for piece in pieces where piece.count > 0 {
-                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress!), iov_len: piece.count))
-            }
-            // At most IOV_MAX (1024 on Linux) vectors a call.
-            var next = 0
-            vectors.withUnsafeMutableBufferPointer { v in
-                while next < v.count {
-                    let k = writev(fd, v.baseAddress! + next, Int32(min(v.count - next, 1024)))
-                    if k < 0 { if errno == EINTR { continue }; failure = errno; break }
-                    total += k
-                    // Past the pieces written whole, into the one written in part.
-                    var left = k
-                    while next < v.count && left >= v[next].iov_len { left -= v[next].iov_len; next += 1 }
-                    if left > 0 {
-                        v[next].iov_base += left
-                        v[next].iov_len -= left
-                    }
+                // Past the pieces written whole, into the one written in part.
+                var left = k
+                while next < v.count && left >= v[next].iov_len { left -= v[next].iov_len; next += 1 }
+                if left > 0 {
+                    v[next].iov_base += left
+                    v[next].iov_len -= left
                 }
             }
         }

@@ -522,52 +522,23 @@ import Testing
         return docs
     }
 
-    /// Files handed to the sinks as they are made are the files the export otherwise holds.
-    @Test func sinksReceiveTheSameFiles() {
-        let docs = Self.manyDocuments()
-        let held = SearchWebExport.build(count: docs.count, id: { docs[$0].id }, document: { docs[$0] },
-                                         glossary: SearchTestCorpus.glossary, shardCount: 8, ownFileRecords: 4, framing: .script)
-        final class Received: @unchecked Sendable {
-            let lock = NSLock()
-            var docs: [Int: Data] = [:], shards: [Int: Data] = [:], tokens: [Int: Data] = [:]
-        }
-        let received = Received()
-        let streamed = SearchWebExport.build(
-            count: docs.count, id: { docs[$0].id }, document: { docs[$0] }, glossary: SearchTestCorpus.glossary, shardCount: 8,
-            ownFileRecords: 4, framing: .script,
-            documentSink: { d, data in received.lock.lock(); received.docs[d] = data; received.lock.unlock() },
-            postingsSink: { kind, k, data in
-                received.lock.lock(); defer { received.lock.unlock() }
-                switch kind {
-                case .shard: received.shards[k] = data
-                case .token: received.tokens[k] = data
-                }
-            })
-        #expect(streamed.docs.isEmpty && streamed.shards.isEmpty && streamed.tokenFiles.isEmpty)
-        #expect(!held.tokenFiles.isEmpty)
-        #expect(streamed.meta == held.meta)
-        #expect(streamed.filters == held.filters)
-        #expect(received.docs.count == held.docs.count && held.docs.indices.allSatisfy { received.docs[$0] == held.docs[$0] })
-        #expect(received.shards.count == held.shards.count && held.shards.indices.allSatisfy { received.shards[$0] == held.shards[$0] })
-        #expect(received.tokens.count == held.tokenFiles.count
-                && held.tokenFiles.indices.allSatisfy { received.tokens[$0] == held.tokenFiles[$0] })
-    }
-
-    /// Files written in pieces (a token file straight from the chunks' record streams) are,
-    /// joined, the files the export otherwise holds, however many chunks there are.
+    /// Files handed over as they are made (documents whole, shards and token files in pieces, a
+    /// token file straight from the workers' record streams) are, joined, the files the export
+    /// otherwise holds, however many batches there are.
     @Test(arguments: [1, 3, 7])
-    func piecesJoinIntoTheSameFiles(chunks: Int) {
+    func filesHandedOverAreTheFilesHeld(chunks: Int) {
         let docs = Self.manyDocuments()
         let held = SearchWebExport.build(documents: docs, glossary: SearchTestCorpus.glossary, shardCount: 8, ownFileRecords: 4,
                                          framing: .script, chunkCount: 1)
         final class Received: @unchecked Sendable {
             let lock = NSLock()
-            var shards: [Int: Data] = [:], tokens: [Int: Data] = [:], pieces = 0
+            var docs: [Int: Data] = [:], shards: [Int: Data] = [:], tokens: [Int: Data] = [:], pieces = 0
         }
         let received = Received()
         let written = SearchWebExport.build(
             count: docs.count, id: { docs[$0].id }, document: { docs[$0] }, glossary: SearchTestCorpus.glossary, shardCount: 8,
             ownFileRecords: 4, framing: .script, chunkCount: chunks,
+            documentSink: { d, data in received.lock.lock(); received.docs[d] = data; received.lock.unlock() },
             postingsWriter: { kind, k, pieces in
                 var data = Data()
                 for piece in pieces { data.append(contentsOf: piece) }
@@ -578,13 +549,14 @@ import Testing
                 case .token: received.tokens[k] = data
                 }
             })
-        #expect(written.shards.isEmpty && written.tokenFiles.isEmpty)
-        #expect(written.docs == held.docs && written.meta == held.meta)
+        #expect(written.docs.isEmpty && written.shards.isEmpty && written.tokenFiles.isEmpty)
+        #expect(written.meta == held.meta && written.filters == held.filters)
         #expect(!held.tokenFiles.isEmpty)
+        #expect(received.docs.count == held.docs.count && held.docs.indices.allSatisfy { received.docs[$0] == held.docs[$0] })
         #expect(received.shards.count == held.shards.count && held.shards.indices.allSatisfy { received.shards[$0] == held.shards[$0] })
         #expect(received.tokens.count == held.tokenFiles.count
                 && held.tokenFiles.indices.allSatisfy { received.tokens[$0] == held.tokenFiles[$0] })
-        // A token file is its start, then a head and a stream per chunk that has the token, then its end.
+        // A token file is its start, then a head and a stream per batch that has the token, then its end.
         #expect(received.pieces >= 3 && received.pieces <= 2 * chunks + 2)
     }
 
