@@ -2,10 +2,11 @@
 SWIFT ?= swift
 KB := .build/release/kb
 BENCH_N ?= 10000
+PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS ?= 30
 
-.PHONY: run test check build deps deps-test bench clean fuzz fuzz-smoke
+.PHONY: run test check build deps deps-test bench clean fuzz fuzz-smoke install uninstall theme
 
 run: deps build
 	$(KB) lint entries
@@ -45,6 +46,18 @@ fuzz-smoke: deps
 # Run the entries' check scenarios (entries needing a missing program are reported as skipped).
 check: build
 	$(KB) check --jobs 4 --junit .kb/junit.xml
+
+# The release binary, shell completions (bash, zsh, fish) and the man page under PREFIX
+# (default /usr/local; DESTDIR is honoured). See README.md, "Install".
+install: build
+	scripts/install.sh "$(PREFIX)" $(KB)
+
+uninstall:
+	scripts/install.sh --uninstall "$(PREFIX)"
+
+# Re-embeds site/ into the binary's built-in theme after a theme file changed.
+theme:
+	scripts/embed-theme.py
 
 bench: build
 	@scripts/install-deps.sh bench

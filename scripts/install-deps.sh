@@ -6,7 +6,7 @@ set -euo pipefail
 profile="${1:-build}"
 packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config cmark)
 case "$profile" in
-  test) packages+=(cmark chromium fonts-noto-cjk) ;;
+  test) packages+=(cmark chromium fonts-noto-cjk bash-completion zsh fish) ;;
   bench) packages+=(cmark hugo time) ;;
 esac
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -8,20 +8,22 @@ public struct BuildCommand: KBCommand {
         abstract: "Build the static site (default: _site/).",
         usage: "kb build [--out <dir>] [--base-url <path-or-url>] [--unsafe-html] [--timings]",
         discussion: """
-        Reads entries/ (or KB_ENTRIES), the static files in site/ (or KB_SITE) and, when present,
-        .kb/check-report.json. Lint errors stop the build; the previous site is replaced only when
-        the new one is complete. Pages link to each other relatively, so the site works on any
-        host, under a sub-path and straight from disk. See docs/site.md.
+        Reads the entries folder, the check report (.kb/check-report.json) when present, and the
+        theme: the built-in one, with the files of kb.yaml's 'theme' folder (or KB_SITE) in place
+        of its own. Lint errors stop the build; the previous site is replaced only when the new one
+        is complete. Pages link to each other relatively, so the site works on any host, under a
+        sub-path and straight from disk. See docs/site.md and docs/configuration.md.
         """,
         options: [
-            .init(["--out"], value: "dir", help: "Output folder (default: _site)."),
-            .init(["--base-url"], value: "path-or-url", help: "Where the site is served (/kb/ or https://example.com/kb/); used only in sitemap.xml, feed.xml and canonical links."),
+            .init(["--out"], value: "dir", help: "Output folder (default: kb.yaml's 'output' under the root, else _site)."),
+            .init(["--base-url"], value: "path-or-url", help: "Where the site is served (/kb/ or https://example.com/kb/); used only in sitemap.xml, feed.xml, canonical links and 404.html (default: kb.yaml's 'base_url')."),
             .init(["--unsafe-html"], help: "Keep raw HTML written in entries (omitted by default)."),
             .init(["--timings"], help: "After the summary, print the seconds each build step took (to standard error)."),
         ]
     )
 
-    public let out: String
+    /// `--out`, nil for kb.yaml's output folder.
+    public let out: String?
     public let baseURL: String?
     public let unsafeHTML: Bool
     public let timings: Bool
@@ -30,8 +32,8 @@ public struct BuildCommand: KBCommand {
         guard arguments.positionals.isEmpty else {
             throw UsageError("unexpected argument '\(arguments.positionals[0])'")
         }
-        out = arguments.value("--out") ?? "_site"
-        guard !out.isEmpty else { throw UsageError("'--out' needs a folder") }
+        out = arguments.value("--out")
+        guard out?.isEmpty != true else { throw UsageError("'--out' needs a folder") }
         baseURL = arguments.value("--base-url")
         if let baseURL, BaseURL(parsing: baseURL) == nil {
             throw UsageError("'--base-url' must be a path starting with / (like /kb/) or an http(s) URL, got '\(baseURL)'")
@@ -42,13 +44,22 @@ public struct BuildCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let workingDirectory = context.workingDirectory
+        let configuration = context.configuration
+        let theme = context.environment["KB_SITE"].map { EntryLocator.absolute($0, workingDirectory: workingDirectory) } ?? context.root?.themeDirectory
+        let output = out.map { EntryLocator.absolute($0, workingDirectory: workingDirectory) }
+            ?? context.root?.outputDirectory ?? EntryLocator.absolute(configuration.output, workingDirectory: workingDirectory)
         let options = SiteBuilder.Options(
             entriesDirectory: context.entriesDirectory,
-            assetsDirectory: EntryLocator.absolute(context.environment["KB_SITE"] ?? "site", workingDirectory: workingDirectory),
-            outputDirectory: EntryLocator.absolute(out, workingDirectory: workingDirectory),
+            assetsDirectory: theme,
+            outputDirectory: output,
             workingDirectory: workingDirectory,
-            checkReportPath: EntryLocator.absolute(SiteCheckReport.relativePath, workingDirectory: workingDirectory),
-            baseURL: baseURL, unsafeHTML: unsafeHTML)
+            checkReportPath: context.checkReportPath,
+            baseURL: baseURL ?? configuration.baseURL, unsafeHTML: unsafeHTML,
+            settings: SiteSettings(configuration))
+        if context.verbose {
+            context.stderr.print("theme: built-in" + (theme.map { ", files of \($0) in its place" } ?? ""))
+            context.stderr.print("output: \(output)")
+        }
         let errorStyle = context.errorStyle
         let stderr = context.stderr
         let progress = ProgressLine(stream: stderr, enabled: stderr.isTerminal)

@@ -3,46 +3,47 @@ import Foundation
 /// `kb check`: runs the entries' scenarios and tells, per entry, whether its records still
 /// reproduce.
 public struct CheckCommand: KBCommand {
-    public static let defaultReportPath = ".kb/check-report.json"
-
     public static let configuration = CommandConfiguration(
         name: "check",
         abstract: "Run the entries' check scenarios: do the attempts and the fix still reproduce?",
-        usage: "kb check [<ids> ...] [--format text|json] [--junit <file>] [--jobs <n>] [--shard <k/n>] [--explain <id>] | kb check --merge <reports> ...",
+        usage: "kb check [<ids> ...] [--format text|json] [--junit <file>] [--jobs <n>] [--shard <k/n>] [--explain <id>] [--report <file>] [--timeout <seconds>] | kb check --merge <reports> ...",
         discussion: """
         Verdicts: reproduces (every linked scenario passed), stale (a scenario failed: the record no \
         longer describes what happens), broken (undefined or ambiguous steps, parse errors), skipped \
         (a required program is missing). Exits 0 when every entry reproduces or is skipped, 1 otherwise. \
-        The JSON report is written to .kb/check-report.json (see docs/scenario-language.md).
+        The JSON report is written to .kb/check-report.json under the knowledge base root (see \
+        docs/scenario-language.md). --jobs and --timeout default to check.jobs and check.timeout of kb.yaml.
         """,
         arguments: [.init("ids", help: "Entries to check (default: every entry with a scenario file); with --merge, report files.")],
         options: [
-            .init(["--format"], value: "format", help: "Output: text (summary table) or json (the report) (default: text)."),
+            .init(["--format"], value: "format", help: "Output: text (summary table) or json (the report) (default: text).", choices: ["text", "json"]),
             .init(["--junit"], value: "file", help: "Also write JUnit XML for CI."),
-            .init(["-j", "--jobs"], value: "n", help: "Check this many entries at a time (default: 1)."),
+            .init(["-j", "--jobs"], value: "n", help: "Check this many entries at a time (default: check.jobs of kb.yaml, else 1)."),
             .init(["--shard"], value: "k/n", help: "Check only shard k of n (entries split by a hash of their id)."),
             .init(["--explain"], value: "id", help: "Check one entry and show every step with its outcome."),
             .init(["--merge"], help: "Combine shard reports given as arguments instead of checking."),
-            .init(["--report"], value: "file", help: "Where to write the JSON report (default: \(defaultReportPath))."),
-            .init(["--timeout"], value: "seconds", help: "Time limit per command a scenario runs (default: 60)."),
+            .init(["--report"], value: "file", help: "Where to write the JSON report (default: .kb/check-report.json under the root)."),
+            .init(["--timeout"], value: "seconds", help: "Time limit in seconds per command a scenario runs (default: check.timeout of kb.yaml, else 60)."),
         ]
     )
 
     public let arguments: [String]
     public let format: String
     public let junit: String?
-    public let jobs: Int
+    /// `--jobs`, nil for kb.yaml's default.
+    public let jobs: Int?
     public let shard: Shard?
     public let explain: String?
     public let merge: Bool
     public let reportPath: String?
-    public let timeout: Int
+    /// `--timeout`, nil for kb.yaml's default.
+    public let timeout: Int?
 
     public init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments.positionals
         format = try arguments.choice("--format", ["text", "json"], default: "text")
         junit = arguments.value("--junit")
-        jobs = try arguments.int("--jobs", default: 1, range: 1...256)
+        jobs = arguments.value("--jobs") == nil ? nil : try arguments.int("--jobs", default: 1, range: 1...256)
         if let text = arguments.value("--shard") {
             guard let shard = Shard(text) else { throw UsageError("'--shard' expects k/n with 1 ≤ k ≤ n, got '\(text)'") }
             self.shard = shard
@@ -52,11 +53,14 @@ public struct CheckCommand: KBCommand {
         explain = arguments.value("--explain")
         merge = arguments.flag("--merge")
         reportPath = arguments.value("--report")
-        timeout = try arguments.int("--timeout", default: 60, range: 1...86_400)
+        timeout = arguments.value("--timeout") == nil ? nil : try arguments.int("--timeout", default: 60, range: 1...86_400)
         if merge && self.arguments.isEmpty { throw UsageError("--merge needs the report files to combine") }
         if merge && (explain != nil || shard != nil) { throw UsageError("--merge cannot be combined with --explain or --shard") }
         if explain != nil && !self.arguments.isEmpty { throw UsageError("--explain takes the entry id; give no other ids") }
     }
+
+    /// Merging reports reads only the files named.
+    public var knowledgeBase: KnowledgeBaseRequirement { merge ? .optional : .required }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let report: CheckReport
@@ -102,8 +106,8 @@ public struct CheckCommand: KBCommand {
         }
         if let shard { items = items.filter { shard.contains($0.entry?.id ?? $0.location.folderName) } }
 
-        let settings = WorldSettings(kbBinary: KBBinaryLocator.locate(environment: context.environment, repositoryRoot: context.workingDirectory),
-                                     timeout: TimeInterval(timeout), hostEnvironment: context.environment)
+        let settings = WorldSettings(kbBinary: KBBinaryLocator.locate(environment: context.environment, repositoryRoot: context.root?.path ?? context.workingDirectory),
+                                     timeout: TimeInterval(timeout ?? context.configuration.checkTimeout), hostEnvironment: context.environment)
         let checker = EntryChecker(settings: settings)
         let total = items.count
         let stderr = context.stderr
@@ -117,12 +121,12 @@ public struct CheckCommand: KBCommand {
                 stderr.flush()
             }
         }
-        let results = checker.check(items, jobs: jobs, progress: progress)
+        let results = checker.check(items, jobs: jobs ?? context.configuration.checkJobs, progress: progress)
         return CheckReport(checkedAt: CheckReport.timestamp(), entries: results)
     }
 
     func write(_ report: CheckReport, context: CommandContext) throws {
-        let path = EntryLocator.absolute(reportPath ?? Self.defaultReportPath, workingDirectory: context.workingDirectory)
+        let path = reportPath.map { EntryLocator.absolute($0, workingDirectory: context.workingDirectory) } ?? context.checkReportPath
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try report.jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)

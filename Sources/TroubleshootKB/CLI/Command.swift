@@ -3,7 +3,23 @@ public struct CommandConfiguration: Sendable {
     public struct Argument: Sendable {
         public let name: String
         public let help: String
-        public init(_ name: String, help: String) { self.name = name; self.help = help }
+        /// What shell completion offers for it.
+        public let completion: ArgumentCompletion
+        public init(_ name: String, help: String, completion: ArgumentCompletion = .none) {
+            self.name = name
+            self.help = help
+            self.completion = completion
+        }
+    }
+
+    /// What shell completion offers for a positional argument.
+    public enum ArgumentCompletion: Sendable, Equatable {
+        case none
+        case files
+        case directories
+        case words([String])
+        /// The names of kb's subcommands (`kb help <subcommand>`).
+        case subcommands
     }
 
     public struct Option: Sendable {
@@ -11,10 +27,13 @@ public struct CommandConfiguration: Sendable {
         /// Name of the value (`<format>`), nil for a flag.
         public let valueName: String?
         public let help: String
-        public init(_ names: [String], value: String? = nil, help: String) {
+        /// The values the option takes, when they are a fixed list (offered by shell completion).
+        public let choices: [String]
+        public init(_ names: [String], value: String? = nil, help: String, choices: [String] = []) {
             self.names = names
             self.valueName = value
             self.help = help
+            self.choices = choices
         }
     }
 
@@ -31,8 +50,15 @@ public struct CommandConfiguration: Sendable {
         self.usage = usage
         self.discussion = discussion
         self.arguments = arguments
-        self.options = options + [Option(["-h", "--help"], help: "Show help information.")]
+        self.options = options + Self.commonOptions
     }
+
+    /// Options every command accepts (also before the subcommand: `kb --root DIR search …`).
+    public static let commonOptions: [Option] = [
+        Option(["--root"], value: "dir", help: "The knowledge base to use (default: KB_ROOT, else the first folder here or above with kb.yaml or entries/)."),
+        Option(["--verbose"], help: "Say which knowledge base and settings are used."),
+        Option(["-h", "--help"], help: "Show help information."),
+    ]
 
     /// `OVERVIEW / USAGE / ARGUMENTS / OPTIONS` help.
     public var help: String {
@@ -68,8 +94,24 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 public protocol KBCommand {
     static var configuration: CommandConfiguration { get }
     init(_ arguments: ParsedArguments) throws
+    /// Whether the command works on a knowledge base (found before it runs; see `KnowledgeBaseRoot`).
+    var knowledgeBase: KnowledgeBaseRequirement { get }
     /// Runs the command; returns the exit code (0 success, 1 failure).
     func run(_ context: CommandContext) throws -> Int32
+}
+
+extension KBCommand {
+    public var knowledgeBase: KnowledgeBaseRequirement { .required }
+}
+
+/// Whether a command needs a knowledge base root before it runs.
+public enum KnowledgeBaseRequirement: Sendable {
+    /// No root: exit 1 with "no knowledge base here or above".
+    case required
+    /// Used when found (a glossary, default paths); the command works without.
+    case optional
+    /// The command never reads a knowledge base (`kb init`, `kb render FILE`).
+    case none
 }
 
 public enum ExitCode {

@@ -54,6 +54,11 @@ public struct CommandContext: Sendable {
     public var environment: [String: String]
     /// Reads all of standard input (`kb import -`); tests pass their own text.
     public var readStandardInput: @Sendable () -> [UInt8]
+    /// The knowledge base the command works on; set by `KBCommandLine` before the command
+    /// runs (nil for commands that need none, or when only `KB_ENTRIES` names the entries).
+    public var root: KnowledgeBaseRoot?
+    /// `--verbose`: say which knowledge base and settings are used.
+    public var verbose = false
 
     public init(workingDirectory: String, stdout: OutputStream, stderr: OutputStream, environment: [String: String],
                 readStandardInput: @escaping @Sendable () -> [UInt8] = CommandContext.readProcessStandardInput) {
@@ -78,16 +83,25 @@ public struct CommandContext: Sendable {
         TerminalStyle(enabled: stderr.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
     }
 
-    /// Where `kb` keeps derived data (search index, check report): `.kb` of the working
-    /// directory, or `KB_CACHE`.
+    /// Where `kb` keeps derived data (search index, check report): `KB_CACHE`, else `.kb` of
+    /// the knowledge base root.
     public var cacheDirectory: String {
-        EntryLocator.absolute(environment["KB_CACHE"] ?? ".kb", workingDirectory: workingDirectory)
+        if let cache = environment["KB_CACHE"] { return EntryLocator.absolute(cache, workingDirectory: workingDirectory) }
+        return root?.cacheDirectory ?? EntryLocator.absolute(".kb", workingDirectory: workingDirectory)
     }
 
-    /// The `entries` folder of the working directory (or `KB_ENTRIES`).
+    /// The entries folder: `KB_ENTRIES` (relative to the working directory), else the root's
+    /// (`entries:` of kb.yaml, default `entries`).
     public var entriesDirectory: String {
-        EntryLocator.absolute(environment["KB_ENTRIES"] ?? "entries", workingDirectory: workingDirectory)
+        if let entries = environment["KB_ENTRIES"] { return EntryLocator.absolute(entries, workingDirectory: workingDirectory) }
+        return root?.entriesDirectory ?? EntryLocator.absolute("entries", workingDirectory: workingDirectory)
     }
+
+    /// The root's configuration, or the defaults.
+    public var configuration: KnowledgeBaseConfiguration { root?.configuration ?? KnowledgeBaseConfiguration() }
+
+    /// The JSON check report `kb check` writes and `kb build` reads.
+    public var checkReportPath: String { cacheDirectory + "/check-report.json" }
 }
 
 /// ANSI styling that turns into plain text when disabled.

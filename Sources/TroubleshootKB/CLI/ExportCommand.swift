@@ -4,8 +4,8 @@ public struct ExportCommand: KBCommand {
         name: "export",
         abstract: "Export every entry's records as JSON (schema in docs/export-schema.md).",
         usage: "kb export [<paths> ...] --format json",
-        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).")],
-        options: [.init(["--format"], value: "format", help: "Output format: json (the only one).")]
+        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", completion: .files)],
+        options: [.init(["--format"], value: "format", help: "Output format: json (the only one).", choices: ["json"])]
     )
 
     public let paths: [String]
@@ -14,6 +14,8 @@ public struct ExportCommand: KBCommand {
         paths = arguments.positionals
         _ = try arguments.choice("--format", ["json"], default: "json")
     }
+
+    public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty ? .required : .optional }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths

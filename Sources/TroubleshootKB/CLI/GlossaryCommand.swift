@@ -14,11 +14,11 @@ public struct GlossaryCommand: KBCommand {
         bigrams and identifiers that occur in several entries outside every concept's terms: \
         candidates for new concepts or terms (docs/search.md, "Cross-language search").
         """,
-        arguments: [.init("subcommand", help: "gaps (optional).")],
+        arguments: [.init("subcommand", help: "gaps (optional).", completion: .words(["gaps"]))],
         options: [
             .init(["--min-entries"], value: "n", help: "gaps: only words found in at least n entries (default: 2)."),
             .init(["--limit"], value: "n", help: "gaps: at most n suggestions of each kind (default: 30)."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
         ]
     )
 

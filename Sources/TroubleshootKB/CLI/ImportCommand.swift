@@ -11,9 +11,9 @@ public struct ImportCommand: KBCommand {
         entry.md. Where the text does not say (an outcome, an unknown heading) the draft has a
         <!-- TODO(kb-import): ... --> comment, which 'kb lint' reports as a warning.
         """,
-        arguments: [.init("file", help: "The write-up as UTF-8 text, or - to read standard input.")],
+        arguments: [.init("file", help: "The write-up as UTF-8 text, or - to read standard input.", completion: .files)],
         options: [
-            .init(["--lang"], value: "lang", help: "The language: zh-Hans, zh-Hant, ko, ja or en (default: detected from the text)."),
+            .init(["--lang"], value: "lang", help: "The language: zh-Hans, zh-Hant, ko, ja or en (default: detected from the text).", choices: ["zh-Hans", "zh-Hant", "ko", "ja", "en"]),
             .init(["--id"], value: "id", help: "The entry id (default: a slug of the title's ASCII words and API names)."),
             .init(["--write"], help: "Create entries/<id>/entry.md instead of printing the draft; never overwrites."),
         ]
@@ -37,6 +37,9 @@ public struct ImportCommand: KBCommand {
         }
         write = arguments.flag("--write")
     }
+
+    /// Only `--write` puts the draft into a knowledge base: the one found, else entries/ of the working directory.
+    public var knowledgeBase: KnowledgeBaseRequirement { write ? .optional : .none }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let bytes: [UInt8]

@@ -7,6 +7,7 @@ public enum KBCommandLine {
     nonisolated(unsafe) public static var commands: [any KBCommand.Type] = [
         LintCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, AnalyzeCommand.self, GlossaryCommand.self, BuildCommand.self,
         CheckCommand.self, ImportCommand.self, ExportCommand.self, IndexCommand.self, ScenarioCommand.self, RenderCommand.self,
+        InitCommand.self, ThemeCommand.self, CompletionsCommand.self, ManualCommand.self,
     ]
 
     static let rootHelp = """
@@ -15,6 +16,9 @@ public enum KBCommandLine {
     USAGE: kb <subcommand> [options]
 
     OPTIONS:
+      --root <dir>            The knowledge base to use (default: KB_ROOT, else the first folder
+                              here or above with kb.yaml or entries/).
+      --verbose               Say which knowledge base and settings are used.
       --version               Show the version.
       -h, --help              Show help information.
 
@@ -25,6 +29,18 @@ public enum KBCommandLine {
         defer {
             context.stdout.flush()
             context.stderr.flush()
+        }
+        // Common options before the subcommand (`kb --root DIR search …`) go after it.
+        var arguments = arguments
+        var leading: [String] = []
+        while let option = arguments.first, option == "--verbose" || option == "--root" || option.hasPrefix("--root=") {
+            leading.append(arguments.removeFirst())
+            if option == "--root", !arguments.isEmpty { leading.append(arguments.removeFirst()) }
+        }
+        if !leading.isEmpty, let command = arguments.first {
+            arguments = [command] + leading + arguments.dropFirst()
+        } else if !leading.isEmpty {
+            arguments = leading
         }
         guard let first = arguments.first else {
             context.stderr.print(helpText())
@@ -66,6 +82,15 @@ public enum KBCommandLine {
                 return ExitCode.success
             }
             let command = try type.init(parsed)
+            var context = context
+            context.verbose = parsed.flag("--verbose")
+            if command.knowledgeBase != .none {
+                switch try findRoot(explicit: parsed.value("--root"), requirement: command.knowledgeBase, context: context) {
+                case .found(let root): context.root = root
+                case .notNeeded: break
+                case .stop(let code): return code
+                }
+            }
             return try command.run(context)
         } catch let error as UsageError {
             context.stderr.print("Error: \(error.message)")
@@ -79,6 +104,38 @@ public enum KBCommandLine {
             context.stderr.print("Error: \(error)")
             return ExitCode.failure
         }
+    }
+
+    enum RootOutcome {
+        case found(KnowledgeBaseRoot)
+        case notNeeded
+        case stop(Int32)
+    }
+
+    /// Finds the knowledge base a command works on and reports its configuration problems.
+    /// A required root that is missing is an error, unless `KB_ENTRIES` names the entries.
+    static func findRoot(explicit: String?, requirement: KnowledgeBaseRequirement, context: CommandContext) throws -> RootOutcome {
+        let root: KnowledgeBaseRoot
+        let diagnostics: [Diagnostic]
+        do {
+            (root, diagnostics) = try KnowledgeBaseRoot.discover(workingDirectory: context.workingDirectory,
+                                                                 environment: context.environment, explicit: explicit)
+        } catch let error as KBError {
+            let named = explicit != nil || !(context.environment["KB_ROOT"] ?? "").isEmpty
+            if requirement == .optional && !named { return .notNeeded }
+            if requirement == .required && !named && context.environment["KB_ENTRIES"] != nil { return .notNeeded }
+            throw error
+        }
+        if context.verbose {
+            context.stderr.print(root.explanation)
+            context.stderr.print("settings: " + (root.configurationFile ?? "none (no \(KnowledgeBaseConfiguration.fileName); defaults apply)"))
+        }
+        for diagnostic in diagnostics { context.stderr.print(LintCommand.format(diagnostic, style: context.errorStyle)) }
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            context.stderr.print("Error: \(root.configurationFile ?? KnowledgeBaseConfiguration.fileName) has errors; fix them and run the command again")
+            return .stop(ExitCode.failure)
+        }
+        return .found(root)
     }
 
     static func command(named name: String) -> (any KBCommand.Type)? {

@@ -7,10 +7,10 @@ public struct LintCommand: KBCommand {
         abstract: "Check entries for format errors and likely mistakes.",
         usage: "kb lint [<paths> ...] [--strict] [--format text|json]",
         discussion: "Prints one line per problem: path:line:col: error|warning: message [rule-id].",
-        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).")],
+        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", completion: .files)],
         options: [
             .init(["--strict"], help: "Treat warnings as errors."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
         ]
     )
 
@@ -23,6 +23,9 @@ public struct LintCommand: KBCommand {
         strict = arguments.flag("--strict")
         format = try arguments.choice("--format", ["text", "json"], default: "text")
     }
+
+    /// Paths named on the command line need no knowledge base around them.
+    public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty ? .required : .optional }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths

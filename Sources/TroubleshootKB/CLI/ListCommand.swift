@@ -7,8 +7,8 @@ public struct ListCommand: KBCommand {
         options: [
             .init(["--lang"], value: "lang", help: "Only entries in this language (zh-Hans, ko, ja, …; 'zh' matches both Chinese scripts)."),
             .init(["--tag"], value: "tag", help: "Only entries with this tag."),
-            .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+            .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open.", choices: ["resolved", "workaround", "open"]),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
         ]
     )
 

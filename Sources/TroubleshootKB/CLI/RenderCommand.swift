@@ -11,7 +11,7 @@ public struct RenderCommand: KBCommand {
         removed, so no space appears where the source wraps; breaks next to Hangul, Latin letters or \
         digits are kept. Raw HTML is replaced by a comment unless --unsafe-html is given.
         """,
-        arguments: [.init("file", help: "A Markdown file, or - for standard input.")],
+        arguments: [.init("file", help: "A Markdown file, or - for standard input.", completion: .files)],
         options: [
             .init(["--unsafe-html"], help: "Pass raw HTML and dangerous URLs through (trusted input only)."),
             .init(["--keep-soft-breaks"], help: "Keep every soft break (plain cmark output)."),
@@ -28,6 +28,8 @@ public struct RenderCommand: KBCommand {
         unsafeHTML = arguments.flag("--unsafe-html")
         keepSoftBreaks = arguments.flag("--keep-soft-breaks")
     }
+
+    public var knowledgeBase: KnowledgeBaseRequirement { .none }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let data: Data

@@ -11,7 +11,7 @@ public struct ScenarioCommand: KBCommand {
         'parse' prints one {"pickle": …} line per scenario (outline rows expanded, background steps \
         included), or one {"parseError": …} line per syntax error and exits 1. Exit 2 when a file cannot be read.
         """,
-        arguments: [.init("subcommand", help: "parse"), .init("file", help: "A .feature file.")],
+        arguments: [.init("subcommand", help: "parse", completion: .words(["parse"])), .init("file", help: "A .feature file.", completion: .files)],
         options: [.init(["--dialects"], value: "json", help: "A gherkin-languages.json table to use instead of the built-in dialects.")]
     )
 
@@ -25,6 +25,8 @@ public struct ScenarioCommand: KBCommand {
         file = arguments.positionals[1]
         dialects = arguments.value("--dialects")
     }
+
+    public var knowledgeBase: KnowledgeBaseRequirement { .none }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let path = EntryLocator.absolute(file, workingDirectory: context.workingDirectory)

@@ -5,7 +5,7 @@ public struct SearchCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "search",
         abstract: "Search entries by symptom, in any language.",
-        usage: "kb search <query> ... [--lang <lang>] [--tag <tag>] [--status <status>] [--limit <n>] [--format text|json]",
+        usage: "kb search <query> ... [--lang <lang>] [--tag <tag>] [--status <status>] [--limit <n>] [--format text|json] [--explain] [--bench <n>]",
         discussion: """
         Words may be Chinese, Korean, Japanese or English, mixed with API names \
         ("toolbarColorScheme 不生效"). The index in .kb/index is built on first use and rebuilt \
@@ -15,9 +15,9 @@ public struct SearchCommand: KBCommand {
         options: [
             .init(["--lang"], value: "lang", help: "Only entries in this language ('zh' matches zh-Hans and zh-Hant)."),
             .init(["--tag"], value: "tag", help: "Only entries with this tag."),
-            .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open."),
+            .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open.", choices: ["resolved", "workaround", "open"]),
             .init(["--limit"], value: "n", help: "At most this many results (default: 10)."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
             .init(["--explain"], help: "Show, per result, how each query token (and glossary concept) contributes to the score."),
             .init(["--bench"], value: "n", help: "Measure in-process query latency over n repetitions and print JSON (for make bench)."),
         ]
@@ -84,7 +84,7 @@ public struct SearchCommand: KBCommand {
                 let where_ = result.field == .symptoms ? "symptom" : result.field.name
                 context.stdout.print("   \(style.dim(where_ + ":")) \(Self.highlight(snippet, style: style))")
             }
-            var location = "entries/\(result.id)/entry.md"
+            var location = EntryLocator.displayPath(context.entriesDirectory + "/\(result.id)/entry.md", workingDirectory: context.workingDirectory)
             if let anchor = result.anchor { location += "#\(anchor)" }
             let matched = result.label.map { "  (matched in \($0))" } ?? ""
             context.stdout.print("   \(style.cyan("→ " + location))\(style.dim(matched))")
@@ -193,7 +193,7 @@ public struct AnalyzeCommand: KBCommand {
         options: [
             .init(["--query"], help: "Analyse as a query (no unigrams where bigrams cover the text) instead of as a document."),
             .init(["--no-glossary"], help: "Do not add glossary concept tokens."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text)."),
+            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
         ]
     )
 
@@ -209,6 +209,9 @@ public struct AnalyzeCommand: KBCommand {
         useGlossary = !arguments.flag("--no-glossary")
         format = try arguments.choice("--format", ["text", "json"], default: "text")
     }
+
+    /// The glossary of the knowledge base when there is one; any text can be analysed.
+    public var knowledgeBase: KnowledgeBaseRequirement { .optional }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         var glossary = SearchGlossary.empty

@@ -2,6 +2,7 @@
 struct EntryPageRenderer {
     let index: SiteIndex
     let base: BaseURL
+    var settings = SiteSettings()
 
     /// The page as a string (tests and callers without a buffer).
     func render(_ item: SiteEntry) -> String {
@@ -13,7 +14,7 @@ struct EntryPageRenderer {
     /// The entry's parts are read in place (`item.entry.…`, borrowed), never copied out.
     func render(_ item: SiteEntry, into html: inout HTMLBuffer) {
         let strings = SiteStrings.forLanguage(item.lang)
-        let layout = PageLayout(path: item.path, lang: item.lang.isEmpty ? "en" : item.lang, strings: strings, base: base)
+        let layout = PageLayout(path: item.path, lang: item.lang.isEmpty ? "en" : item.lang, strings: strings, base: base, settings: settings)
         let checks = checkResults(item)
         layout.open(&html, title: item.title, description: item.entry.metadata.summary, bodyClass: "page-entry")
         html.raw("<article class=\"entry\">\n")

@@ -3,6 +3,7 @@
 struct FeedRenderer {
     let index: SiteIndex
     let base: BaseURL
+    var settings = SiteSettings()
 
     /// `YYYY-MM-DD` → `YYYY-MM-DDT00:00:00Z` (Atom wants a full timestamp).
     static func timestamp(_ date: String) -> String {
@@ -47,7 +48,9 @@ struct FeedRenderer {
     }
 
     func feed(into out: inout HTMLBuffer) {
-        out.raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>TroubleshootKB</title>\n")
+        out.raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>")
+        out.text(settings.title)
+        out.raw("</title>\n")
         out.raw("<subtitle>Troubleshooting entries: what was tried, what failed, what worked.</subtitle>\n<id>")
         out.text(base.url(""))
         out.raw("</id>\n<link rel=\"self\" type=\"application/atom+xml\"")
@@ -56,7 +59,9 @@ struct FeedRenderer {
         out.href(base.url(SitePaths.home))
         out.raw("/>\n<updated>")
         out.text(Self.timestamp(index.updated))
-        out.raw("</updated>\n<author><name>TroubleshootKB</name></author>\n")
+        out.raw("</updated>\n<author><name>")
+        out.text(settings.title)
+        out.raw("</name></author>\n")
         for position in index.feed {
             let item = index.entries[position]
             let meta = item.entry.metadata

@@ -8,10 +8,12 @@ struct IndexPageRenderer {
     let index: SiteIndex
     let base: BaseURL
     let items: EntryListItems
+    let settings: SiteSettings
 
-    init(index: SiteIndex, base: BaseURL, items: EntryListItems? = nil) {
+    init(index: SiteIndex, base: BaseURL, items: EntryListItems? = nil, settings: SiteSettings = .init()) {
         self.index = index
         self.base = base
+        self.settings = settings
         self.items = items ?? EntryListItems(index: index)
     }
 
@@ -20,7 +22,7 @@ struct IndexPageRenderer {
     ]
 
     func layout(_ path: String) -> PageLayout {
-        PageLayout(path: path, lang: "en", strings: .english, base: base)
+        PageLayout(path: path, lang: "en", strings: .english, base: base, settings: settings)
     }
 
     /// A page as a string (tests and callers without a buffer).
@@ -35,10 +37,11 @@ struct IndexPageRenderer {
     func home(into html: inout HTMLBuffer) {
         let layout = layout(SitePaths.home)
         let root = layout.root
-        layout.open(&html, title: "TroubleshootKB", siteTitle: false,
-                    description: "A multilingual troubleshooting knowledge base: what was tried, what failed, what worked.",
+        layout.open(&html, title: settings.title, siteTitle: false, description: settings.description,
                     bodyClass: "page-home", scripts: [SitePaths.script, SitePaths.searchCore, SitePaths.searchScript])
-        html.raw("<h1 class=\"visually-hidden\">TroubleshootKB</h1>\n<form class=\"search\" role=\"search\"")
+        html.raw("<h1 class=\"visually-hidden\">")
+        html.text(settings.title)
+        html.raw("</h1>\n<form class=\"search\" role=\"search\"")
         html.attribute("action", SitePaths.home)
         html.raw(" method=\"get\">\n<label for=\"search\">Search symptoms, error messages and APIs</label>\n")
         html.raw("<div class=\"search-row\"><input id=\"search\" name=\"q\" type=\"search\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"症状 · 증상 · 症状 · symptom\"></div>\n</form>\n")
@@ -55,7 +58,7 @@ struct IndexPageRenderer {
         html.raw(symptomCount == 1 ? " symptom</a></p>\n" : " symptoms</a></p>\n")
 
         html.raw("<section id=\"by-language\" aria-labelledby=\"by-language-heading\">\n<h2 id=\"by-language-heading\">By language</h2>\n")
-        for group in index.languages {
+        for group in settings.ordered(index.languages, language: \.name) {
             let name = Self.languageNames[group.name] ?? group.name
             html.raw("<section class=\"group\"")
             html.attribute("id", "lang-" + SitePaths.tagSlug(group.name.lowercased()))

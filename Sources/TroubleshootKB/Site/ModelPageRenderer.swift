@@ -4,9 +4,10 @@
 struct ModelPageRenderer {
     let index: SiteIndex
     let base: BaseURL
+    var settings = SiteSettings()
 
     func render(rules: [NavigationBarRule] = NavigationBarRules.catalogue) -> String {
-        let layout = PageLayout(path: SitePaths.navigationBarModel, lang: "en", strings: .english, base: base)
+        let layout = PageLayout(path: SitePaths.navigationBarModel, lang: "en", strings: .english, base: base, settings: settings)
         var usedBy: [String: [SiteEntry]] = [:]
         for entry in index.entries {
             let exercised = Set(entry.check?.attempts.flatMap(\.rules) ?? [])
@@ -31,7 +32,7 @@ struct ModelPageRenderer {
             main += "<tr \(HTML.attribute("id", rule.id))><th scope=\"row\">\(HTML.escape(rule.id))</th><td>\(HTML.escape(rule.statement))</td><td>\(sources)</td><td>\(rule.osVersions.map(String.init).joined(separator: ", "))</td><td>\(entries)</td></tr>\n"
         }
         main += "</tbody>\n</table>\n"
-        return layout.document(title: "The navigation-bar model — TroubleshootKB", siteTitle: false,
+        return layout.document(title: "The navigation-bar model — " + settings.title, siteTitle: false,
                                description: "The rules of the navigation-bar model the iOS entries' scenarios are checked against.",
                                main: main, bodyClass: "page-model")
     }

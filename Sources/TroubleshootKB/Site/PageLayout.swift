@@ -14,12 +14,15 @@ struct PageLayout {
     let base: BaseURL
     /// The way back to the site root from this page: `../` once per folder.
     let root: String
+    /// The site's name (kb.yaml's title).
+    let settings: SiteSettings
 
-    init(path: String, lang: String, strings: SiteStrings, base: BaseURL) {
+    init(path: String, lang: String, strings: SiteStrings, base: BaseURL, settings: SiteSettings = .init()) {
         self.path = path
         self.lang = lang
         self.strings = strings
         self.base = base
+        self.settings = settings
         root = SitePaths.rootPrefix(from: path)
     }
 
@@ -27,7 +30,7 @@ struct PageLayout {
     func link(_ target: String) -> String { SitePaths.relative(target, from: path) }
 
     /// Writes everything up to and including `<main>`. `title` and `description` are plain text
-    /// (escaped here); ` · TroubleshootKB` follows the title unless `siteTitle` is false.
+    /// (escaped here); ` · ` and the site's title follow the title unless `siteTitle` is false.
     /// `headExtra` goes right after the charset (a `<base>` must precede every URL in the head);
     /// `scripts` are site paths of the page's scripts (only the home page has any).
     func open(_ html: inout HTMLBuffer, title: String, siteTitle: Bool = true, description: String, bodyClass: StaticString,
@@ -38,7 +41,10 @@ struct PageLayout {
         html.raw(headExtra)
         html.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
         html.text(title)
-        if siteTitle { html.raw(" · TroubleshootKB") }
+        if siteTitle {
+            html.raw(" · ")
+            html.text(settings.title)
+        }
         html.raw("</title>\n")
         if !description.isEmpty {
             html.raw("<meta name=\"description\"")
@@ -52,7 +58,8 @@ struct PageLayout {
         }
         html.raw("<link rel=\"stylesheet\"")
         html.link(root, SitePaths.stylesheet)
-        html.raw(">\n<link rel=\"alternate\" type=\"application/atom+xml\" title=\"TroubleshootKB\"")
+        html.raw(">\n<link rel=\"alternate\" type=\"application/atom+xml\"")
+        html.attribute("title", settings.title)
         html.link(root, SitePaths.feed)
         html.raw(">\n")
         for script in scripts {
@@ -65,9 +72,13 @@ struct PageLayout {
         html.raw(bodyClass)
         html.raw("\">\n<a class=\"skip-link\" href=\"#main\">")
         html.text(strings.skipToContent)
-        html.raw("</a>\n<header class=\"site-header\"><nav aria-label=\"TroubleshootKB\"><a class=\"site-name\"")
+        html.raw("</a>\n<header class=\"site-header\"><nav")
+        html.attribute("aria-label", settings.title)
+        html.raw("><a class=\"site-name\"")
         html.link(root, SitePaths.home)
-        html.raw(">TroubleshootKB</a>\n<ul><li><a")
+        html.raw(">")
+        html.text(settings.title)
+        html.raw("</a>\n<ul><li><a")
         html.link(root, SitePaths.symptoms)
         html.raw(">")
         html.text(strings.symptomIndex)

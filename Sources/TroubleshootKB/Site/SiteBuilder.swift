@@ -38,8 +38,11 @@ public struct SiteBuilder: Sendable {
     public struct Options: Sendable {
         /// The folder that holds `<id>/entry.md`.
         public var entriesDirectory: String
-        /// Static files copied as they are (`site/`: `assets/style.css`, `assets/app.js`, …).
-        public var assetsDirectory: String
+        /// A theme folder whose files replace or add to the built-in theme's (`site/`:
+        /// `assets/style.css`, …); nil for the built-in theme alone.
+        public var assetsDirectory: String?
+        /// Title, description and language order (kb.yaml).
+        public var settings: SiteSettings
         /// Where the site goes; replaced as a whole when the build succeeds.
         public var outputDirectory: String
         /// For paths in messages and protecting the working tree from `--out .`.
@@ -51,10 +54,11 @@ public struct SiteBuilder: Sendable {
         /// Keep raw HTML of entries (`--unsafe-html`).
         public var unsafeHTML: Bool
 
-        public init(entriesDirectory: String, assetsDirectory: String, outputDirectory: String, workingDirectory: String,
-                    checkReportPath: String, baseURL: String? = nil, unsafeHTML: Bool = false) {
+        public init(entriesDirectory: String, assetsDirectory: String?, outputDirectory: String, workingDirectory: String,
+                    checkReportPath: String, baseURL: String? = nil, unsafeHTML: Bool = false, settings: SiteSettings = .init()) {
             self.entriesDirectory = entriesDirectory
             self.assetsDirectory = assetsDirectory
+            self.settings = settings
             self.outputDirectory = outputDirectory
             self.workingDirectory = workingDirectory
             self.checkReportPath = checkReportPath
@@ -120,8 +124,8 @@ public struct SiteBuilder: Sendable {
                                                          displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
         let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
         let writer = try SiteWriter(output: options.outputDirectory,
-                                    protected: [options.workingDirectory, options.entriesDirectory, options.assetsDirectory],
-                                    sources: [options.entriesDirectory, options.assetsDirectory])
+                                    protected: [options.workingDirectory, options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []),
+                                    sources: [options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []))
         // The search index is built on a second thread from here on, while the entries are
         // validated and the pages render (its documents are the entries in id order); its
         // document files are written as they are made, the rest once it is complete. If
@@ -203,8 +207,8 @@ public struct SiteBuilder: Sendable {
         /// Each entry file's bytes (shared with its parsed entry's source text, not copied).
         let files: [[UInt8]]
         let checkReport: SiteCheckReport?
-        /// Site-relative paths of the static files, sorted.
-        let assets: [String]
+        /// The theme's files, sorted by site-relative path.
+        let assets: [ThemeFile]
     }
 
     func load() throws -> Loaded {
@@ -279,14 +283,15 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    /// Files under the assets folder (hidden ones skipped), site-relative and sorted.
-    func listAssets() throws -> [String] {
-        let root = options.assetsDirectory
+    /// The theme's files, site-relative and sorted: the built-in ones, and every file under the
+    /// theme folder (hidden ones skipped) in place of the built-in file of its path.
+    func listAssets() throws -> [ThemeFile] {
+        var files = Dictionary(uniqueKeysWithValues: BuiltInTheme.paths.map { ($0, ThemeFile(path: $0, override: nil)) })
+        guard let root = options.assetsDirectory else { return files.values.sorted { $0.path < $1.path } }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw SiteBuildError(step: .load, path: display(root), message: "the static assets folder is missing (it holds assets/style.css and assets/app.js)")
+            throw SiteBuildError(step: .load, path: display(root), message: "the theme folder is missing (name another in kb.yaml's 'theme', or remove the key to use the built-in theme)")
         }
-        var result: [String] = []
         func walk(_ relative: String) throws {
             let folder = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)
             let names: [String]
@@ -295,16 +300,14 @@ public struct SiteBuilder: Sendable {
             }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let path = relative.isEmpty ? name : relative + "/" + name
+                let full = (root as NSString).appendingPathComponent(path)
                 var isFolder: ObjCBool = false
-                let exists = FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(path), isDirectory: &isFolder)
-                if exists && isFolder.boolValue { try walk(path) } else { result.append(path) }
+                let exists = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+                if exists && isFolder.boolValue { try walk(path) } else { files[path] = ThemeFile(path: path, override: full) }
             }
         }
         try walk("")
-        for required in [SitePaths.stylesheet, SitePaths.script] where !result.contains(required) {
-            throw SiteBuildError(step: .load, path: display((root as NSString).appendingPathComponent(required)), message: "missing static file")
-        }
-        return result.sorted()
+        return files.values.sorted { $0.path < $1.path }
     }
 
     // MARK: parse
@@ -462,9 +465,10 @@ public struct SiteBuilder: Sendable {
         }
         let pages = list
         try writer.createFolders(index.pageFolders)
-        let entryRenderer = EntryPageRenderer(index: index, base: base)
-        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index))
-        let feedRenderer = FeedRenderer(index: index, base: base)
+        let settings = options.settings
+        let entryRenderer = EntryPageRenderer(index: index, base: base, settings: settings)
+        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index), settings: settings)
+        let feedRenderer = FeedRenderer(index: index, base: base, settings: settings)
         let count = pages.count
         let next = Counter(), done = Counter()
         // Pages render on all cores into buffers that one thread writes (see SiteWriter.Pages).
@@ -481,7 +485,7 @@ public struct SiteBuilder: Sendable {
                 case .notFound: path = SitePaths.notFound; listRenderer.notFound(into: &buffer.html)
                 case .sitemap: path = SitePaths.sitemap; feedRenderer.sitemap(into: &buffer.html)
                 case .feed: path = SitePaths.feed; feedRenderer.feed(into: &buffer.html)
-                case .model: path = SitePaths.navigationBarModel; buffer.html.raw(ModelPageRenderer(index: index, base: base).render())
+                case .model: path = SitePaths.navigationBarModel; buffer.html.raw(ModelPageRenderer(index: index, base: base, settings: settings).render())
                 case .entry(let i):
                     let item = index.entries[i]
                     path = item.path
@@ -509,21 +513,26 @@ public struct SiteBuilder: Sendable {
 
     // MARK: write
 
-    func write(assets: [String], isPage: (String) -> Bool, into writer: SiteWriter) throws {
-        try writer.prepareFolders(for: assets)
+    func write(assets: [ThemeFile], isPage: (String) -> Bool, into writer: SiteWriter) throws {
+        try writer.prepareFolders(for: assets.map(\.path))
         for asset in assets {
-            let source = (options.assetsDirectory as NSString).appendingPathComponent(asset)
-            if isPage(asset) || asset == SitePaths.marker {
-                throw SiteBuildError(step: .write, path: display(source), message: "a static file may not replace the generated \(asset)")
+            let source = asset.override ?? "built-in theme: " + asset.path
+            if isPage(asset.path) || asset.path == SitePaths.marker {
+                throw SiteBuildError(step: .write, path: display(source), message: "a static file may not replace the generated \(asset.path)")
             }
-            let data = try Self.read(source, limit: 256 << 20, display: display(source)).mapError {
-                SiteBuildError(step: .write, path: $0.path, message: $0.message)
-            }.get()
-            // Scripts go out without their comment lines and indentation (ScriptCompaction).
-            if asset.hasSuffix(".js"), let script = String(data: data, encoding: .utf8) {
-                try writer.write(asset, Data(ScriptCompaction.compact(script).utf8))
+            let data: Data
+            if let file = asset.override {
+                data = try Self.read(file, limit: 256 << 20, display: display(file)).mapError {
+                    SiteBuildError(step: .write, path: $0.path, message: $0.message)
+                }.get()
             } else {
-                try writer.write(asset, data)
+                data = Data(BuiltInTheme.files[asset.path]!)
+            }
+            // Scripts go out without their comment lines and indentation (ScriptCompaction).
+            if asset.path.hasSuffix(".js"), let script = String(data: data, encoding: .utf8) {
+                try writer.write(asset.path, Data(ScriptCompaction.compact(script).utf8))
+            } else {
+                try writer.write(asset.path, data)
             }
         }
     }

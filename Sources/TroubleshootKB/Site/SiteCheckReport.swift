@@ -65,9 +65,6 @@ public struct SiteCheckReport: Codable, Sendable, Equatable {
 
     public init(entries: [EntryResult]) { self.entries = entries }
 
-    /// Where the report is, relative to the working directory.
-    public static let relativePath = CheckCommand.defaultReportPath
-
     /// The latest result for each entry id (greatest `checkedAt`; on a tie, the later record),
     /// with the last result per attempt anchor.
     func latestByEntry() -> [String: EntryResult] {

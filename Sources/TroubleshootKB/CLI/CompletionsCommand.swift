@@ -1,0 +1,52 @@
+/// `kb completions <shell>`: a completion script made from the commands' declarations.
+public struct CompletionsCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "completions",
+        abstract: "Print a shell completion script for bash, zsh or fish.",
+        usage: "kb completions bash|zsh|fish",
+        discussion: """
+        Made from the subcommands and options kb declares, so it always matches this kb. \
+        'make install' installs all three; by hand: kb completions bash > \
+        ~/.local/share/bash-completion/completions/kb.
+        """,
+        arguments: [.init("shell", help: "bash, zsh or fish.", completion: .words(ShellCompletions.Shell.allCases.map(\.rawValue)))]
+    )
+
+    public let shell: ShellCompletions.Shell
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 1 else { throw UsageError("expected one shell: bash, zsh or fish") }
+        guard let shell = ShellCompletions.Shell(rawValue: arguments.positionals[0]) else {
+            throw UsageError("unknown shell '\(arguments.positionals[0])'; expected bash, zsh or fish")
+        }
+        self.shell = shell
+    }
+
+    public var knowledgeBase: KnowledgeBaseRequirement { .none }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        context.stdout.write(ShellCompletions(commands: KBCommandLine.commands.map { $0.configuration }).script(for: shell))
+        return ExitCode.success
+    }
+}
+
+/// `kb manpage`: kb(1) in roff, made from the help text.
+public struct ManualCommand: KBCommand {
+    public static let configuration = CommandConfiguration(
+        name: "manpage",
+        abstract: "Print kb's manual page (roff, for man) made from the help of every command.",
+        usage: "kb manpage",
+        discussion: "'make install' installs it as share/man/man1/kb.1; read it with man kb."
+    )
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+    }
+
+    public var knowledgeBase: KnowledgeBaseRequirement { .none }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        context.stdout.write(ManualPage(commands: KBCommandLine.commands.map { $0.configuration }).roff)
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,318 @@
+/// Completion scripts for bash, zsh and fish, made from the commands' declarations: subcommand
+/// names with their abstracts, each command's options (with their fixed choices, folders or
+/// files as values) and what its positional arguments take.
+public struct ShellCompletions: Sendable {
+    public enum Shell: String, Sendable, CaseIterable {
+        case bash, zsh, fish
+    }
+
+    let commands: [CommandConfiguration]
+
+    public init(commands: [CommandConfiguration]) {
+        self.commands = commands
+    }
+
+    public func script(for shell: Shell) -> String {
+        switch shell {
+        case .bash: return bash
+        case .zsh: return zsh
+        case .fish: return fish
+        }
+    }
+
+    /// What a value of an option is: fixed words, a folder, a file, or free text.
+    enum ValueKind: Equatable {
+        case words([String])
+        case directories
+        case files
+        case text
+    }
+
+    static func valueKind(_ option: CommandConfiguration.Option) -> ValueKind {
+        if !option.choices.isEmpty { return .words(option.choices) }
+        switch option.valueName {
+        case "dir": return .directories
+        case "file", "reports", "table": return .files
+        default: return .text
+        }
+    }
+
+    static func argumentCompletion(_ configuration: CommandConfiguration, commandNames: [String]) -> CommandConfiguration.ArgumentCompletion {
+        // The first argument that offers something decides (subcommand words before files).
+        for argument in configuration.arguments where argument.completion != .none {
+            if argument.completion == .subcommands { return .words(commandNames) }
+            return argument.completion
+        }
+        return configuration.name == "help" ? .words(commandNames) : .none
+    }
+
+    var names: [String] { commands.map(\.name) }
+
+    // MARK: bash
+
+    var bash: String {
+        let topLevel = (names + ["help", "--root", "--verbose", "--version", "--help"]).joined(separator: " ")
+        var out = """
+        # bash completion for kb (made by `kb completions bash`).
+        _kb() {
+            local cur prev cmd i
+            cur="${COMP_WORDS[COMP_CWORD]}"
+            prev="${COMP_WORDS[COMP_CWORD-1]}"
+            cmd=""
+            for ((i = 1; i < COMP_CWORD; i++)); do
+                case "${COMP_WORDS[i]}" in
+                    --root) ((i++)) ;;
+                    -*) ;;
+                    *) cmd="${COMP_WORDS[i]}"; break ;;
+                esac
+            done
+            if [[ -z "$cmd" ]]; then
+                if [[ "$prev" == --root ]]; then
+                    COMPREPLY=($(compgen -d -- "$cur"))
+                    return
+                fi
+                COMPREPLY=($(compgen -W "\(topLevel)" -- "$cur"))
+                return
+            fi
+            case "$cmd" in
+
+        """
+        for command in commands + [helpConfiguration] {
+            out += "        \(command.name))\n            case \"$prev\" in\n"
+            for option in command.options where option.valueName != nil {
+                let pattern = option.names.joined(separator: "|")
+                out += "                \(pattern)) \(Self.bashReply(Self.valueKind(option))); return ;;\n"
+            }
+            out += "            esac\n"
+            let optionWords = command.options.flatMap(\.names).joined(separator: " ")
+            out += "            if [[ \"$cur\" == -* ]]; then\n"
+            out += "                COMPREPLY=($(compgen -W \"\(optionWords)\" -- \"$cur\"))\n"
+            out += "            else\n"
+            switch Self.argumentCompletion(command, commandNames: names) {
+            case .files: out += "                \(Self.bashReply(.files))\n"
+            case .directories: out += "                \(Self.bashReply(.directories))\n"
+            case .words(let words): out += "                \(Self.bashReply(.words(words)))\n"
+            case .none, .subcommands: out += "                COMPREPLY=()\n"
+            }
+            out += "            fi\n            ;;\n"
+        }
+        out += """
+            esac
+        }
+        complete -F _kb kb
+
+        """
+        return out
+    }
+
+    /// `kb help <subcommand>`, which is not a command type of its own.
+    var helpConfiguration: CommandConfiguration {
+        CommandConfiguration(name: "help", abstract: "Show help for a subcommand.", usage: "kb help <subcommand>",
+                             arguments: [.init("subcommand", help: "The subcommand.", completion: .subcommands)])
+    }
+
+    static func bashReply(_ kind: ValueKind) -> String {
+        switch kind {
+        case .words(let words): return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
+        case .directories: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"
+        case .files: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
+        case .text: return "COMPREPLY=()"
+        }
+    }
+
+    // MARK: zsh
+
+    var zsh: String {
+        var out = """
+        #compdef kb
+        # zsh completion for kb (made by `kb completions zsh`).
+        _kb() {
+          local -a subcommands
+          subcommands=(
+
+        """
+        for command in commands + [helpConfiguration] {
+            out += "    \(Self.zshQuote(command.name + ":" + command.abstract.replacingOccurrences(of: ":", with: "\\:")))\n"
+        }
+        out += """
+          )
+          if (( CURRENT == 2 )); then
+            _describe -t commands 'kb subcommand' subcommands
+            return
+          fi
+          local cmd=$words[2]
+          shift words
+          (( CURRENT-- ))
+          case $cmd in
+
+        """
+        for command in commands + [helpConfiguration] {
+            var specs: [String] = []
+            for option in command.options {
+                for name in option.names {
+                    var spec = name + "[" + Self.zshBracket(option.help) + "]"
+                    if let value = option.valueName {
+                        switch Self.valueKind(option) {
+                        case .words(let words): spec += ":\(value):(\(words.joined(separator: " ")))"
+                        case .directories: spec += ":\(value):_files -/"
+                        case .files: spec += ":\(value):_files"
+                        case .text: spec += ":\(value): "
+                        }
+                    }
+                    specs.append(Self.zshQuote(spec))
+                }
+            }
+            let argumentName = command.arguments.first?.name ?? "argument"
+            switch Self.argumentCompletion(command, commandNames: names) {
+            case .files: specs.append(Self.zshQuote("*:\(argumentName):_files"))
+            case .directories: specs.append(Self.zshQuote("*:\(argumentName):_files -/"))
+            case .words(let words): specs.append(Self.zshQuote("*:\(argumentName):(\(words.joined(separator: " ")))"))
+            case .none, .subcommands: if !command.arguments.isEmpty { specs.append(Self.zshQuote("*:\(argumentName): ")) }
+            }
+            out += "    \(command.name))\n      _arguments -s \\\n"
+            out += specs.map { "        \($0)" }.joined(separator: " \\\n") + "\n      ;;\n"
+        }
+        out += """
+          esac
+        }
+        _kb "$@"
+
+        """
+        return out
+    }
+
+    /// A single-quoted zsh word.
+    static func zshQuote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Help text inside `_arguments`' brackets.
+    static func zshBracket(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+            .replacingOccurrences(of: ":", with: "\\:")
+    }
+
+    // MARK: fish
+
+    var fish: String {
+        var lines = [
+            "# fish completion for kb (made by `kb completions fish`).",
+            "complete -c kb -f",
+            "complete -c kb -n __fish_use_subcommand -l root -x -a '(__fish_complete_directories)' -d \(Self.fishQuote("The knowledge base to use."))",
+            "complete -c kb -n __fish_use_subcommand -l verbose -d \(Self.fishQuote("Say which knowledge base and settings are used."))",
+            "complete -c kb -n __fish_use_subcommand -l version -d \(Self.fishQuote("Show the version."))",
+        ]
+        for command in commands + [helpConfiguration] {
+            lines.append("complete -c kb -n __fish_use_subcommand -a \(command.name) -d \(Self.fishQuote(command.abstract))")
+        }
+        for command in commands + [helpConfiguration] {
+            let condition = "-n " + Self.fishQuote("__fish_seen_subcommand_from \(command.name)")
+            for option in command.options {
+                var line = "complete -c kb \(condition)"
+                for name in option.names {
+                    line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst())"
+                }
+                if option.valueName != nil {
+                    switch Self.valueKind(option) {
+                    case .words(let words): line += " -x -a " + Self.fishQuote(words.joined(separator: " "))
+                    case .directories: line += " -x -a '(__fish_complete_directories)'"
+                    case .files: line += " -r -F"
+                    case .text: line += " -x"
+                    }
+                }
+                lines.append(line + " -d " + Self.fishQuote(option.help))
+            }
+            switch Self.argumentCompletion(command, commandNames: names) {
+            case .files: lines.append("complete -c kb \(condition) -F")
+            case .directories: lines.append("complete -c kb \(condition) -x -a '(__fish_complete_directories)'")
+            case .words(let words): lines.append("complete -c kb \(condition) -x -a " + Self.fishQuote(words.joined(separator: " ")))
+            case .none, .subcommands: break
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A single-quoted fish word.
+    static func fishQuote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}
+
+/// kb(1) in roff: every subcommand's overview, usage, arguments and options, from the same
+/// declarations as `kb help`.
+public struct ManualPage: Sendable {
+    let commands: [CommandConfiguration]
+
+    public init(commands: [CommandConfiguration]) {
+        self.commands = commands
+    }
+
+    public var roff: String {
+        var out = [
+            ".TH KB 1 \"\" \"kb \(Self.escape(TroubleshootKBVersion.string))\" \"User Commands\"",
+            ".SH NAME",
+            "kb \\- a multilingual troubleshooting knowledge base: entries, search, checks and a static site",
+            ".SH SYNOPSIS",
+            ".B kb",
+            "[\\fB\\-\\-root\\fR \\fIdir\\fR] [\\fB\\-\\-verbose\\fR] \\fIsubcommand\\fR [\\fIoptions\\fR]",
+            ".SH DESCRIPTION",
+            Self.escape("kb keeps a team's troubleshooting knowledge: Markdown entries in any language (the symptom, each attempt and why it failed, the fix), executable check scenarios in Gherkin that say whether each record still reproduces, search by symptom from the terminal, and a static HTML site."),
+            ".PP",
+            Self.escape("Every command works on the knowledge base found from the working directory: the first folder here or above with a kb.yaml file (or an entries folder). --root DIR and KB_ROOT name one explicitly; default_root in the user's configuration is the last resort."),
+            ".SH COMMANDS",
+        ]
+        for command in commands {
+            out.append(".SS \"kb \(Self.escape(command.name))\"")
+            out.append(Self.escape(command.abstract))
+            if !command.discussion.isEmpty {
+                out.append(".PP")
+                out.append(Self.escape(command.discussion.split(separator: "\n").joined(separator: " ")))
+            }
+            out.append(".PP")
+            out.append("Usage: \\fB" + Self.escape(command.usage) + "\\fR")
+            for argument in command.arguments {
+                out.append(".TP")
+                out.append("\\fI" + Self.escape(argument.name) + "\\fR")
+                out.append(Self.escape(argument.help))
+            }
+            for option in command.options where !CommandConfiguration.commonOptions.contains(where: { $0.names == option.names }) {
+                out.append(".TP")
+                let names = option.names.map { "\\fB" + Self.escape($0) + "\\fR" }.joined(separator: ", ")
+                out.append(names + (option.valueName.map { " \\fI" + Self.escape($0) + "\\fR" } ?? ""))
+                out.append(Self.escape(option.help))
+            }
+        }
+        out += [
+            ".SH OPTIONS",
+            "Every subcommand takes these:",
+        ]
+        for option in CommandConfiguration.commonOptions {
+            out.append(".TP")
+            out.append(option.names.map { "\\fB" + Self.escape($0) + "\\fR" }.joined(separator: ", ") + (option.valueName.map { " \\fI" + Self.escape($0) + "\\fR" } ?? ""))
+            out.append(Self.escape(option.help))
+        }
+        out += [
+            ".SH ENVIRONMENT",
+            ".TP", "\\fBKB_ROOT\\fR", "The knowledge base to use when --root is not given.",
+            ".TP", "\\fBKB_ENTRIES\\fR", "The entries folder, relative to the working directory (overrides kb.yaml).",
+            ".TP", "\\fBKB_SITE\\fR", "A theme folder whose files replace the built-in theme's (overrides kb.yaml).",
+            ".TP", "\\fBKB_CACHE\\fR", "Where derived data goes (default: .kb under the root).",
+            ".TP", "\\fBNO_COLOR\\fR", "When set and not empty, no colour.",
+            ".TP", "\\fBXDG_CONFIG_HOME\\fR", "Where the user configuration kb/config.yaml is (default: ~/.config).",
+            ".SH FILES",
+            ".TP", "\\fIkb.yaml\\fR", "The knowledge base's settings, at its root.",
+            ".TP", "\\fI$XDG_CONFIG_HOME/kb/config.yaml\\fR", Self.escape("The user's settings: default_root, the knowledge base used when none is found from the working directory."),
+            ".SH EXIT STATUS",
+            "0 on success, 1 on failure (an error, a lint error, a stale check), 64 on a usage error.",
+            "",
+        ]
+        return out.joined(separator: "\n")
+    }
+
+    /// Text for roff: backslashes, hyphens, and a leading dot or quote made literal.
+    static func escape(_ text: String) -> String {
+        var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
+        return escaped
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import TroubleshootKB
+
+/// `kb init`: a knowledge base whose examples lint clean under --strict, reproduce, and build.
+@Suite struct InitCommandTests {
+    @Test(arguments: StarterKnowledgeBase.languages)
+    func exampleLintsCleanAndReproduces(_ language: String) throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        let created = TestSupport.kb(["init", "kb", "--lang", language], in: directory)
+        #expect(created.code == 0, "\(created.stderr)")
+        let root = directory + "/kb"
+        let lint = TestSupport.kb(["lint", "--strict"], in: root)
+        #expect(lint.code == 0, "\(lint.stdout)\(lint.stderr)")
+        #expect(lint.stdout.contains("1 entry, 0 errors, 0 warnings"), "\(lint.stdout)")
+        let check = TestSupport.kb(["check", "--format", "json"], in: root)
+        #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
+        let report = try CheckReport.read(root + "/.kb/check-report.json")
+        #expect(report.entries.count == 1)
+        #expect(report.entries.first?.verdict == .reproduces, "\(check.stdout)")
+        // The attempts and the fix are each checked by a scenario.
+        let anchors = Set(report.entries.first?.attempts.map(\.anchor) ?? [])
+        #expect(anchors == ["attempt-1", "attempt-2", "fix"], "\(anchors)")
+    }
+
+    @Test func everyLanguageTogether() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", "--title", "Mobile team"], in: directory).code == 0)
+        let lint = TestSupport.kb(["lint", "--strict"], in: directory)
+        #expect(lint.stdout.contains("4 entries, 0 errors, 0 warnings"), "\(lint.stdout)\(lint.stderr)")
+        let configuration = try String(contentsOfFile: directory + "/kb.yaml", encoding: .utf8)
+        #expect(configuration.contains("title: \"Mobile team\""))
+        #expect(configuration.contains("languages: [zh-Hans, ko, ja, en]"))
+        for file in [".gitignore", ".github/workflows/kb.yml", "entries/glossary.yaml"] {
+            #expect(FileManager.default.fileExists(atPath: directory + "/" + file), "\(file)")
+        }
+        let workflow = try String(contentsOfFile: directory + "/.github/workflows/kb.yml", encoding: .utf8)
+        for step in ["kb lint --strict", "kb check --junit", "kb build"] { #expect(workflow.contains(step)) }
+        // Searches in each language find the example in that language first.
+        for (query, id) in [("版本号排序不对", "example-sort-version-order-zh"), ("버전 정렬", "example-sort-version-order-ko"),
+                            ("並び順 おかしい", "example-sort-version-order-ja"), ("sort version numbers wrong order", "example-sort-version-order")] {
+            let search = TestSupport.kb(["search", query, "--format", "json"], in: directory)
+            #expect(search.stdout.contains("\"id\" : \"\(id)\""), "\(query)")
+            let first = search.stdout.range(of: "\"id\" : \"").map { search.stdout[$0.upperBound...].prefix { $0 != "\"" } }
+            #expect(first.map(String.init) == id, "\(query) → \(first ?? "")")
+        }
+        // The home page lists the languages in the configured order.
+        #expect(TestSupport.kb(["build"], in: directory).code == 0)
+        let home = try String(contentsOfFile: directory + "/_site/index.html", encoding: .utf8)
+        let positions = ["lang-zh-hans", "lang-ko", "lang-ja", "lang-en"].compactMap { home.range(of: "id=\"\($0)\"")?.lowerBound }
+        #expect(positions.count == 4 && positions == positions.sorted(), "languages out of order on the home page")
+        #expect(home.contains("<title>Mobile team</title>"))
+    }
+
+    @Test func refusesToOverwrite() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        TestSupport.write("title: Ours\n", to: directory + "/kb.yaml")
+        let result = TestSupport.kb(["init"], in: directory)
+        #expect(result.code == 1)
+        #expect(result.stderr.contains("already has kb.yaml; nothing was written"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: directory + "/kb.yaml", encoding: .utf8) == "title: Ours\n")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/entries"), "a refused init wrote files")
+    }
+
+    @Test func usageErrors() {
+        #expect(TestSupport.kb(["init", "--lang", "fr"], in: "/").code == 64)
+        #expect(TestSupport.kb(["init", "a", "b"], in: "/").code == 64)
+        #expect(TestSupport.kb(["init", "--lang", "en,en"], in: "/").code == 64)
+    }
+}
