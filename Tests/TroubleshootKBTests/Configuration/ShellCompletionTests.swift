@@ -111,6 +111,17 @@ enum ShellRunner {
         }
     }
 
+    /// `kb help <command>` shows every option the command accepts, --root and --verbose included.
+    @Test func helpListsEveryOption() {
+        for configuration in KBCommandLine.commands.map({ $0.configuration }) {
+            let help = TestSupport.kb(["help", configuration.name], in: "/")
+            #expect(help.code == 0)
+            for name in configuration.options.flatMap(\.names) + ["--root", "--verbose"] {
+                #expect(help.stdout.contains(name), "kb help \(configuration.name) does not show \(name)")
+            }
+        }
+    }
+
     @Test(.enabled(if: ShellRunner.available("man"), "man is not installed"))
     func manualPageRenders() throws {
         let directory = TestSupport.temporaryDirectory()
