@@ -112,6 +112,67 @@ public struct StarterKnowledgeBase: Sendable {
         let scenario: String
     }
 
+    /// The examples' check scenario, the same steps in each language: Gherkin keywords and the
+    /// shell world's step phrases of that language (docs/scenario-language.md) around one tag list.
+    struct ExampleScenario {
+        let language: String
+        let feature: String, background: String, scenario: String
+        let given: String, when: String, then: String, and: String
+        let title: String
+        let description: String
+        /// Attempt 1, attempt 2, the fix.
+        let scenarioTitles: [String]
+        let file: (String) -> String
+        let run: (String) -> String
+        let exitZero: String
+        let outputContains: String
+
+        var text: String {
+            func docString(_ lines: [String], indent: String) -> String {
+                ([indent + "\"\"\""] + lines.map { indent + $0 } + [indent + "\"\"\""]).joined(separator: "\n")
+            }
+            let steps = "    "
+            let body = "      "
+            var out = [
+                "# language: \(language)",
+                "@requires:sort",
+                "\(feature): \(title)",
+                "  \(description)",
+                "",
+                "  \(background):",
+                steps + given + file("versions.txt"),
+                docString(["v1.9", "v1.10", "v1.2"], indent: body),
+                "",
+                "  @attempt-1",
+                "  \(scenario): \(scenarioTitles[0])",
+                steps + when + run("sort versions.txt"),
+                steps + then + exitZero,
+                steps + and + outputContains,
+                docString(["v1.10", "v1.2", "v1.9"], indent: body),
+                "",
+                "  @attempt-2",
+                "  \(scenario): \(scenarioTitles[1])",
+                steps + when + run("sort -n versions.txt"),
+                steps + then + outputContains,
+                docString(["v1.10", "v1.2", "v1.9"], indent: body),
+                steps + given + file("bare.txt"),
+                docString(["1.9", "1.10", "1.2"], indent: body),
+                steps + when + run("sort -n bare.txt"),
+                steps + then + outputContains,
+                docString(["1.10", "1.2", "1.9"], indent: body),
+                "",
+                "  @fix",
+                "  \(scenario): \(scenarioTitles[2])",
+                steps + when + run("sort -V versions.txt"),
+                steps + then + exitZero,
+                steps + and + outputContains,
+                docString(["v1.2", "v1.9", "v1.10"], indent: body),
+            ]
+            out.append("")
+            return out.joined(separator: "\n")
+        }
+    }
+
     static let examples: [String: Example] = [
         "en": Example(id: "example-sort-version-order", entry: """
         ---
@@ -193,66 +254,16 @@ public struct StarterKnowledgeBase: Sendable {
 
         - [GNU coreutils manual: sort invocation](https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html)
 
-        """, scenario: """
-        # language: en
-        @requires:sort
-        Feature: sort puts v1.10 before v1.9
-          Each attempt runs GNU sort on the same tag list and checks the order it prints.
-
-          Background:
-            Given a file "versions.txt" containing:
-              \"\"\"
-              v1.9
-              v1.10
-              v1.2
-              \"\"\"
-
-          @attempt-1
-          Scenario: Attempt 1 — plain sort compares character by character
-            When I run "sort versions.txt"
-            Then the exit status is 0
-            And standard output contains:
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-
-          @attempt-2
-          Scenario: Attempt 2 — sort -n leaves the order as it was
-            When I run "sort -n versions.txt"
-            Then standard output contains:
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-            Given a file "bare.txt" containing:
-              \"\"\"
-              1.9
-              1.10
-              1.2
-              \"\"\"
-            When I run "sort -n bare.txt"
-            Then standard output contains:
-              \"\"\"
-              1.10
-              1.2
-              1.9
-              \"\"\"
-
-          @fix
-          Scenario: Fix — sort -V compares the numbers as numbers
-            When I run "sort -V versions.txt"
-            Then the exit status is 0
-            And standard output contains:
-              \"\"\"
-              v1.2
-              v1.9
-              v1.10
-              \"\"\"
-
-        """),
+        """, scenario: ExampleScenario(
+            language: "en", feature: "Feature", background: "Background", scenario: "Scenario",
+            given: "Given ", when: "When ", then: "Then ", and: "And ",
+            title: "sort puts v1.10 before v1.9",
+            description: "Each attempt runs GNU sort on the same tag list and checks the order it prints.",
+            scenarioTitles: ["Attempt 1 — plain sort compares character by character",
+                             "Attempt 2 — sort -n leaves the order as it was",
+                             "Fix — sort -V compares the numbers as numbers"],
+            file: { "a file \"\($0)\" containing:" }, run: { "I run \"\($0)\"" },
+            exitZero: "the exit status is 0", outputContains: "standard output contains:").text),
         "zh-Hans": Example(id: "example-sort-version-order-zh", entry: """
         ---
         id: example-sort-version-order-zh
@@ -328,66 +339,16 @@ public struct StarterKnowledgeBase: Sendable {
 
         - [GNU coreutils 手册：sort invocation](https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html)
 
-        """, scenario: """
-        # language: zh-CN
-        @requires:sort
-        功能: sort 把 v1.10 排在 v1.9 前面
-          每个方案都用 GNU sort 排同一份 tag 列表，检查输出的顺序。
-
-          背景:
-            假如文件「versions.txt」的内容为：
-              \"\"\"
-              v1.9
-              v1.10
-              v1.2
-              \"\"\"
-
-          @attempt-1
-          场景: 方案 1 —— 直接 sort 逐个字符比较
-            当运行「sort versions.txt」
-            那么退出码为0
-            而且标准输出包含：
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-
-          @attempt-2
-          场景: 方案 2 —— sort -n 不改变顺序
-            当运行「sort -n versions.txt」
-            那么标准输出包含：
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-            假如文件「bare.txt」的内容为：
-              \"\"\"
-              1.9
-              1.10
-              1.2
-              \"\"\"
-            当运行「sort -n bare.txt」
-            那么标准输出包含：
-              \"\"\"
-              1.10
-              1.2
-              1.9
-              \"\"\"
-
-          @fix
-          场景: 最终方案 —— sort -V 把数字当作整数比较
-            当运行「sort -V versions.txt」
-            那么退出码为0
-            而且标准输出包含：
-              \"\"\"
-              v1.2
-              v1.9
-              v1.10
-              \"\"\"
-
-        """),
+        """, scenario: ExampleScenario(
+            language: "zh-CN", feature: "功能", background: "背景", scenario: "场景",
+            given: "假如", when: "当", then: "那么", and: "而且",
+            title: "sort 把 v1.10 排在 v1.9 前面",
+            description: "每个方案都用 GNU sort 排同一份 tag 列表，检查输出的顺序。",
+            scenarioTitles: ["方案 1 —— 直接 sort 逐个字符比较",
+                             "方案 2 —— sort -n 不改变顺序",
+                             "最终方案 —— sort -V 把数字当作整数比较"],
+            file: { "文件「\($0)」的内容为：" }, run: { "运行「\($0)」" },
+            exitZero: "退出码为0", outputContains: "标准输出包含：").text),
         "ko": Example(id: "example-sort-version-order-ko", entry: """
         ---
         id: example-sort-version-order-ko
@@ -463,66 +424,16 @@ public struct StarterKnowledgeBase: Sendable {
 
         - [GNU coreutils 매뉴얼: sort invocation](https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html)
 
-        """, scenario: """
-        # language: ko
-        @requires:sort
-        기능: sort가 v1.10을 v1.9보다 앞에 둔다
-          시도마다 같은 태그 목록을 GNU sort로 정렬하고 출력 순서를 확인한다.
-
-          배경:
-            조건 파일 "versions.txt"의 내용:
-              \"\"\"
-              v1.9
-              v1.10
-              v1.2
-              \"\"\"
-
-          @attempt-1
-          시나리오: 시도 1 — 그냥 sort는 한 글자씩 비교한다
-            만일 "sort versions.txt"를 실행하면
-            그러면 종료 코드는 0이다
-            그리고 표준 출력에 다음 내용이 포함된다:
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-
-          @attempt-2
-          시나리오: 시도 2 — sort -n은 순서를 바꾸지 못한다
-            만일 "sort -n versions.txt"를 실행하면
-            그러면 표준 출력에 다음 내용이 포함된다:
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-            조건 파일 "bare.txt"의 내용:
-              \"\"\"
-              1.9
-              1.10
-              1.2
-              \"\"\"
-            만일 "sort -n bare.txt"를 실행하면
-            그러면 표준 출력에 다음 내용이 포함된다:
-              \"\"\"
-              1.10
-              1.2
-              1.9
-              \"\"\"
-
-          @fix
-          시나리오: 해결 — sort -V는 숫자 묶음을 정수로 비교한다
-            만일 "sort -V versions.txt"를 실행하면
-            그러면 종료 코드는 0이다
-            그리고 표준 출력에 다음 내용이 포함된다:
-              \"\"\"
-              v1.2
-              v1.9
-              v1.10
-              \"\"\"
-
-        """),
+        """, scenario: ExampleScenario(
+            language: "ko", feature: "기능", background: "배경", scenario: "시나리오",
+            given: "조건 ", when: "만일 ", then: "그러면 ", and: "그리고 ",
+            title: "sort가 v1.10을 v1.9보다 앞에 둔다",
+            description: "시도마다 같은 태그 목록을 GNU sort로 정렬하고 출력 순서를 확인한다.",
+            scenarioTitles: ["시도 1 — 그냥 sort는 한 글자씩 비교한다",
+                             "시도 2 — sort -n은 순서를 바꾸지 못한다",
+                             "해결 — sort -V는 숫자 묶음을 정수로 비교한다"],
+            file: { "파일 \"\($0)\"의 내용:" }, run: { "\"\($0)\"를 실행하면" },
+            exitZero: "종료 코드는 0이다", outputContains: "표준 출력에 다음 내용이 포함된다:").text),
         "ja": Example(id: "example-sort-version-order-ja", entry: """
         ---
         id: example-sort-version-order-ja
@@ -599,65 +510,15 @@ public struct StarterKnowledgeBase: Sendable {
 
         - [GNU coreutils マニュアル: sort invocation](https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html)
 
-        """, scenario: """
-        # language: ja
-        @requires:sort
-        機能: sort で v1.10 が v1.9 より前に並ぶ
-          試行ごとに同じタグ一覧を GNU sort で並べ替え、出力の順番を確かめる。
-
-          背景:
-            前提ファイル「versions.txt」の内容：
-              \"\"\"
-              v1.9
-              v1.10
-              v1.2
-              \"\"\"
-
-          @attempt-1
-          シナリオ: 試行 1 — そのままの sort は 1 文字ずつ比較する
-            もし「sort versions.txt」を実行する
-            ならば終了コードは0
-            かつ標準出力に次の内容が含まれる：
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-
-          @attempt-2
-          シナリオ: 試行 2 — sort -n では並びが変わらない
-            もし「sort -n versions.txt」を実行する
-            ならば標準出力に次の内容が含まれる：
-              \"\"\"
-              v1.10
-              v1.2
-              v1.9
-              \"\"\"
-            前提ファイル「bare.txt」の内容：
-              \"\"\"
-              1.9
-              1.10
-              1.2
-              \"\"\"
-            もし「sort -n bare.txt」を実行する
-            ならば標準出力に次の内容が含まれる：
-              \"\"\"
-              1.10
-              1.2
-              1.9
-              \"\"\"
-
-          @fix
-          シナリオ: 解決策 — sort -V は数字のまとまりを整数として比較する
-            もし「sort -V versions.txt」を実行する
-            ならば終了コードは0
-            かつ標準出力に次の内容が含まれる：
-              \"\"\"
-              v1.2
-              v1.9
-              v1.10
-              \"\"\"
-
-        """),
+        """, scenario: ExampleScenario(
+            language: "ja", feature: "機能", background: "背景", scenario: "シナリオ",
+            given: "前提", when: "もし", then: "ならば", and: "かつ",
+            title: "sort で v1.10 が v1.9 より前に並ぶ",
+            description: "試行ごとに同じタグ一覧を GNU sort で並べ替え、出力の順番を確かめる。",
+            scenarioTitles: ["試行 1 — そのままの sort は 1 文字ずつ比較する",
+                             "試行 2 — sort -n では並びが変わらない",
+                             "解決策 — sort -V は数字のまとまりを整数として比較する"],
+            file: { "ファイル「\($0)」の内容：" }, run: { "「\($0)」を実行する" },
+            exitZero: "終了コードは0", outputContains: "標準出力に次の内容が含まれる：").text),
     ]
 }

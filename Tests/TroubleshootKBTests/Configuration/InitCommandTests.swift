@@ -24,6 +24,24 @@ import Testing
         #expect(anchors == ["attempt-1", "attempt-2", "fix"], "\(anchors)")
     }
 
+    /// The example's scenario can fail: claim the wrong order for the fix and the check turns stale.
+    @Test func exampleTurnsStaleWhenItsClaimIsWrong() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", "--lang", "en"], in: directory).code == 0)
+        let file = directory + "/entries/example-sort-version-order/scenario.feature"
+        let scenario = try String(contentsOfFile: file, encoding: .utf8)
+        let fixStart = try #require(scenario.range(of: "@fix"))
+        let wrong = scenario[..<fixStart.lowerBound] + scenario[fixStart.lowerBound...]
+            .replacingOccurrences(of: "v1.2\n      v1.9\n      v1.10", with: "v1.10\n      v1.2\n      v1.9")
+        #expect(wrong != scenario)
+        try String(wrong).write(toFile: file, atomically: true, encoding: .utf8)
+        let check = TestSupport.kb(["check"], in: directory)
+        #expect(check.code == 1)
+        let report = try CheckReport.read(directory + "/.kb/check-report.json")
+        #expect(report.entries.first?.verdict == .stale, "\(check.stdout)")
+    }
+
     @Test func everyLanguageTogether() throws {
         let directory = TestSupport.temporaryDirectory()
         defer { TestSupport.remove(directory) }
