@@ -37,10 +37,8 @@ public enum KBCommandLine {
             leading.append(arguments.removeFirst())
             if option == "--root", !arguments.isEmpty { leading.append(arguments.removeFirst()) }
         }
-        if !leading.isEmpty, let command = arguments.first {
+        if !leading.isEmpty, let command = arguments.first, !command.hasPrefix("-") {
             arguments = [command] + leading + arguments.dropFirst()
-        } else if !leading.isEmpty {
-            arguments = leading
         }
         guard let first = arguments.first else {
             context.stderr.print(helpText())
