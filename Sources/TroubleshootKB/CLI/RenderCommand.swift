@@ -34,7 +34,7 @@ public struct RenderCommand: KBCommand {
     public func run(_ context: CommandContext) throws -> Int32 {
         let data: Data
         if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = Data(context.readStandardInput())
         } else {
             let path = EntryLocator.absolute(file, workingDirectory: context.workingDirectory)
             guard let contents = FileManager.default.contents(atPath: path) else { throw KBError("cannot read \(file)") }
