@@ -1,7 +1,7 @@
 # language: ko
-# 내비게이션 바 모델(규칙: docs/model/navigation-bar.md)로 확인한다. 실제 기기가 아니다.
+# 네비게이션 바 모델(규칙: docs/model/navigation-bar.md)로 확인한다. 실제 기기가 아니다.
 @world:navigation-bar-model
-기능: iOS 17/18 SwiftUI 화면의 내비게이션 바 배경색과 하단 경계선
+기능: iOS 17/18 SwiftUI 화면의 네비게이션 바 배경색과 하단 경계선
 
   배경:
     조건 기기는 iOS 17이다
@@ -23,7 +23,7 @@
     그리고 바 아래 경계선이 보인다
 
   @attempt-2
-  시나리오: 시도 2 — 외관 프록시는 처음엔 먹히지만 large→inline 전환에서 풀리고, 떠 있는 바는 바꾸지 못한다
+  시나리오: 시도 2 — appearance 프록시는 처음엔 먹히지만 large→inline 전환에서 풀리고, 떠 있는 네비게이션 바는 바꾸지 못한다
     조건 화면이 onAppear에서 다음 코드를 실행한다:
       """swift
       let appearance = UINavigationBarAppearance()
@@ -48,7 +48,7 @@
     그러면 바 아래 경계선이 보인다
 
   @attempt-3
-  시나리오: 시도 3 — NavigationBarConfigurator가 실제 바 인스턴스를 설정하면 large와 inline 모두 유지된다
+  시나리오: 시도 3 — NavigationBarConfigurator가 실제 네비게이션 바 인스턴스를 설정하면 large와 inline 모두 유지된다
     조건 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
       """swift
       guard let bar = controller.navigationController?.navigationBar else { return }
@@ -99,7 +99,28 @@
     그리고 스크롤 위치가 화면에 전달된다
 
   @fix
-  시나리오: 해결 — 자체 NavigationStack 화면은 alwaysVisible로 iOS 17 스크롤 최상단에서도 바를 채운다
+  시나리오: 해결 — 자체 NavigationStack 화면은 alwaysVisible로 iOS 17 스크롤 엣지(맨 위)에서도 같은 불투명 appearance를 쓴다
+    조건 화면이 자체 NavigationStack을 가진다
+    그리고 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
+      """swift
+      guard let bar = controller.navigationController?.navigationBar else { return }
+      let appearance = UINavigationBarAppearance()
+      appearance.configureWithOpaqueBackground()
+      appearance.backgroundColor = .systemBackground
+      appearance.shadowColor = .clear
+      bar.standardAppearance = appearance
+      bar.compactAppearance = appearance
+      bar.scrollEdgeAppearance = appearance
+      """
+    만약 앱이 "할 일"을 띄운다
+    그러면 바 배경은 "systemBackground"이다
+    그리고 바 아래 경계선이 보이지 않는다
+    만약 사용자가 아래로 스크롤한다
+    그러면 바 배경은 "systemBackground"이다
+    그리고 바 아래 경계선이 보이지 않는다
+
+  @fix
+  시나리오: 해결 — 당시 구현처럼 scrollEdgeAppearance를 configureWithDefaultBackground()로만 채우면 맨 위에서 blur 배경과 경계선이 돌아온다
     조건 화면이 자체 NavigationStack을 가진다
     그리고 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
       """swift
@@ -116,12 +137,59 @@
       """
     만약 앱이 "할 일"을 띄운다
     그러면 바 배경은 "system material"이다
-    만약 사용자가 아래로 스크롤한다
+    그리고 바 아래 경계선이 보인다
+
+  @fix
+  시나리오: 해결 — 맨 위를 blur 배경으로 두려면 configureWithDefaultBackground() 뒤에 shadowColor를 다시 지운다
+    조건 화면이 자체 NavigationStack을 가진다
+    그리고 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
+      """swift
+      guard let bar = controller.navigationController?.navigationBar else { return }
+      let appearance = UINavigationBarAppearance()
+      appearance.configureWithOpaqueBackground()
+      appearance.backgroundColor = .systemBackground
+      appearance.shadowColor = .clear
+      bar.standardAppearance = appearance
+      bar.compactAppearance = appearance
+      let edge = UINavigationBarAppearance()
+      edge.configureWithDefaultBackground()
+      edge.shadowColor = .clear
+      bar.scrollEdgeAppearance = edge
+      """
+    만약 앱이 "할 일"을 띄운다
+    그러면 바 배경은 "system material"이다
+    그리고 바 아래 경계선이 보이지 않는다
+
+  @fix
+  시나리오: 해결의 한계 — inline 타이틀 상세 화면을 푸시해도 configurator는 해체되지 않아 공유된 네비게이션 바에 모양이 남는다
+    조건 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
+      """swift
+      guard let bar = controller.navigationController?.navigationBar else { return }
+      let appearance = UINavigationBarAppearance()
+      appearance.configureWithOpaqueBackground()
+      appearance.backgroundColor = .systemBackground
+      appearance.shadowColor = .clear
+      bar.standardAppearance = appearance
+      bar.compactAppearance = appearance
+      """
+    그리고 configurator는 dismantleUIViewController에서 다음 코드를 실행한다:
+      """swift
+      let standard = UINavigationBarAppearance()
+      standard.configureWithDefaultBackground()
+      bar.standardAppearance = standard
+      bar.compactAppearance = standard
+      bar.scrollEdgeAppearance = nil
+      """
+    그리고 스크롤 목록이 있는 SwiftUI 화면 "상세"
+    그리고 화면에 `.navigationBarTitleDisplayMode(.inline)`를 붙인다
+    만약 앱이 "할 일"을 띄운다
+    그리고 사용자가 "상세"를 연다
+    그리고 사용자가 아래로 스크롤한다
     그러면 바 배경은 "systemBackground"이다
     그리고 바 아래 경계선이 보이지 않는다
 
   @fix
-  시나리오: 해결 — 화면을 떠나면 dismantleUIViewController가 바를 기본값으로 되돌린다
+  시나리오: 해결 — 화면이 스택에서 빠지면 dismantleUIViewController가 네비게이션 바를 기본값으로 되돌린다
     조건 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
       """swift
       guard let bar = controller.navigationController?.navigationBar else { return }
@@ -149,7 +217,7 @@
     그러면 바는 시스템 기본 모양이다
 
   @fix
-  시나리오: 해결 — alwaysVisible 없이 iOS 17 자체 NavigationStack은 스크롤 최상단에서 바가 투명하다
+  시나리오: 해결 — alwaysVisible 없이 iOS 17 자체 NavigationStack은 스크롤 엣지(맨 위)에서 네비게이션 바가 투명하다
     조건 화면이 자체 NavigationStack을 가진다
     그리고 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
       """swift
@@ -165,7 +233,7 @@
     그러면 바 배경은 "transparent"이다
 
   @fix
-  시나리오: 해결 — iOS 18에서는 자체 NavigationStack도 스크롤 최상단에서 표준 배경을 유지한다
+  시나리오: 해결 — iOS 18에서는 자체 NavigationStack도 스크롤 엣지(맨 위)에서 표준 배경을 유지한다(이유는 알 수 없음, 실제 앱에서 관찰)
     조건 기기는 iOS 18이다
     그리고 화면이 자체 NavigationStack을 가진다
     그리고 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
@@ -183,7 +251,7 @@
     그리고 바 아래 경계선이 보이지 않는다
 
   @fix
-  시나리오: 해결 — iOS 26에서는 configurator가 손대지 않아 시스템 기본 바가 그대로다
+  시나리오: 해결 — iOS 26에서는 configurator가 손대지 않아 시스템 기본 네비게이션 바가 그대로다
     조건 기기는 iOS 26이다
     그리고 화면의 background에 configurator(UIViewControllerRepresentable)를 두고, iOS 26부터는 아무것도 하지 않으며 그 전에는 updateUIViewController에서 메인 큐로 다음 코드를 실행한다:
       """swift
