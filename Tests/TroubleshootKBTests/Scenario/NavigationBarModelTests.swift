@@ -105,7 +105,7 @@ import Testing
         "NB-15": ["large-title-custom-background@attempt-0", "large-title-custom-background@attempt-4", "large-title-custom-background@fix"],
         "NB-16": ["large-title-custom-background@attempt-3"],
         "NB-17": ["nav-bar-shadow-ios17@attempt-3", "nav-bar-shadow-ios17@fix"],
-        "NB-18": ["scoped-navigation-bar-appearance@attempt-1", "title-attributes-pop-timing@attempt-1", "title-attributes-pop-timing@attempt-2"],
+        "NB-18": ["nav-bar-shadow-ios17@fix", "scoped-navigation-bar-appearance@attempt-1", "title-attributes-pop-timing@attempt-1", "title-attributes-pop-timing@attempt-2"],
         "NB-19": ["title-attributes-pop-timing@attempt-1", "title-attributes-pop-timing@attempt-2"],
         "NB-20": ["title-attributes-pop-timing@fix"],
         "NB-21": ["nav-bar-shadow-ios17@attempt-4"],

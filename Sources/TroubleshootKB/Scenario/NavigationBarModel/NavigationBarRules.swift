@@ -104,7 +104,7 @@ public struct NavigationBarRules: Sendable, Equatable {
             statement: "Responder chain: a view's next responder is its view controller when it is that controller's root view, else its superview; a controller's next is its view's superview, else its parent.",
             source: docs + "uikit/uiresponder/next"),
         NavigationBarRule(id: "NB-16",
-            statement: "The controller of a UIViewControllerRepresentable placed in .background {} is not in the navigation controller's hierarchy while SwiftUI updates it, so its navigationController is nil there.",
+            statement: "The navigationController of a UIViewControllerRepresentable's controller placed in .background {} is nil while SwiftUI updates it (observed); the model's reason, that the controller is not yet attached to the navigation hierarchy then, is a hypothesis.",
             source: "field observation: large-title-custom-background"),
         NavigationBarRule(id: "NB-17",
             statement: "Such a representable's controller is attached to the navigation hierarchy once the update pass has ended, so work deferred to the main queue finds navigationController.",

@@ -140,7 +140,7 @@ public final class NBHostingController: NBViewController {
         }
         guard let controller = representable.controller else { return }
         if representable.placement == .background,
-           context.applies("NB-16", "the controller of \(representable.name) in .background {} is not in the navigation controller's hierarchy while SwiftUI updates it") {
+           context.applies("NB-16", "the controller of \(representable.name) in .background {} is not yet attached to the navigation hierarchy while SwiftUI updates it (the model's hypothesis for the observed nil navigationController)") {
             let container = NBViewController("\(representable.name).privateContainer", context: context)
             container.addChild(controller)
             detached.append(controller)
