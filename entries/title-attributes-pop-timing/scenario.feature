@@ -1,5 +1,6 @@
 # language: zh-CN
 # 在导航栏模型上检查（规则见 docs/model/navigation-bar.md），不是在真机上。
+# 模型只提供 iOS 17、18、26，这里选 iOS 17；原始记录是 iOS 10、Swift 4 时期的，没有在 iOS 17 真机上确认过。
 @world:navigation-bar-model
 功能: viewWillAppear 里设置的标题样式，点返回按钮后不生效
 
@@ -45,6 +46,19 @@
     而且用户点返回按钮
     那么标题是「systemPurple」、17 pt
 
+  @attempt-2
+  场景: 方案 2 —— 侧滑返回到一半取消：willMove(toParent: nil) 已经把首页样式写进导航栏，第二页停在首页样式上
+    # 第二页的样式只在打开时写一次（不在 viewWillAppear 里），这里用 App 直接写导航栏来表示
+    假如页面「首页」在 viewWillAppear 中执行`navigationController?.navigationBar.titleTextAttributes = [.foregroundColor: UIColor.systemPurple, .font: UIFont.systemFont(ofSize: 17)]`
+    而且页面「详情」在 willMove(toParent: nil) 中执行`navigationController?.navigationBar.titleTextAttributes = [.foregroundColor: UIColor.systemPurple, .font: UIFont.systemFont(ofSize: 17)]`
+    当App 显示「首页」
+    而且用户打开「详情」
+    而且App 执行`navigationBar.titleTextAttributes = [.foregroundColor: UIColor.black, .font: UIFont.systemFont(ofSize: 13)]`
+    那么标题是「black」、13 pt
+    当用户侧滑返回到一半又取消了
+    那么标题是「systemPurple」、17 pt
+
+  # push 那一步是本文补充的（原始记录只重写了 popViewController）。
   @fix
   场景: 最终方案 —— 导航控制器在 super.popViewController 之后和转场完成时应用栈顶页面声明的样式
     假如页面「首页」声明的标题样式为`[.foregroundColor: UIColor.systemPurple, .font: UIFont.systemFont(ofSize: 17)]`
