@@ -4,7 +4,8 @@
 set -euo pipefail
 
 profile="${1:-build}"
-packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config cmark)
+# cmark, git, convmv and python3 run in the entries' check scenarios (kb check in make run and make test).
+packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config cmark git convmv python3)
 case "$profile" in
   test) packages+=(cmark chromium fonts-noto-cjk bash-completion zsh fish) ;;
   bench) packages+=(cmark hugo time) ;;

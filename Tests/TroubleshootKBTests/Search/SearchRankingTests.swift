@@ -216,6 +216,8 @@ import Testing
         let export = SearchWebExport.build(documents: documents, glossary: glossary, shardCount: 8)
         var files = [("entries/web/search-meta.json", export.meta)]
         for (i, s) in export.shards.enumerated() { files.append(("entries/web/search-shard-\(i).json", s)) }
+        // Tokens with many records have a postings file of their own (Tests/js/entries.test.mjs loads them).
+        for (k, t) in export.tokenFiles.enumerated() { files.append(("entries/web/search-token-\(k).json", t)) }
         for (d, doc) in export.docs.enumerated() { files.append(("entries/web/search-doc-\(d).json", doc)) }
         files.append(("entries/web/search-filters.json", export.filters))
         let queries = (dev + SearchEvaluationTests.extraQueries()).map { ($0.text, SearchFilters.none, Optional($0.expected), Optional($0.segment)) }
