@@ -4,8 +4,9 @@
 set -euo pipefail
 
 profile="${1:-build}"
-# cmark, git, convmv and python3 run in the entries' check scenarios (kb check in make run and make test).
-packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config cmark git convmv python3)
+# cmark, git, convmv, rsync, unzip, python3, uconv (icu-devtools), file and MariaDB (a throwaway server a scenario starts) run in the entries' check scenarios (kb check in make run and make test).
+packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config cmark git convmv rsync unzip python3 icu-devtools file
+  mariadb-server-core mariadb-client-core)
 case "$profile" in
   test) packages+=(cmark chromium fonts-noto-cjk bash-completion zsh fish) ;;
   bench) packages+=(cmark hugo time) ;;

@@ -37,6 +37,32 @@ struct ExpectedEntry: CustomTestStringConvertible, Sendable {
         ExpectedEntry(id: "swift-linux-bywords-unavailable", lang: "ko", attempts: [
             ("1", [.failed]), ("2", [.partial]), ("3", [.worked]), ("4", [.rejected]),
         ]),
+        // The encoding entries have no fact sheet: their attempts and outcomes are the ones their
+        // scenarios reproduce with real programs (EveryScenarioCanFailTests changes each claim).
+        ExpectedEntry(id: "csv-utf8-bom-first-column", lang: "zh-Hans", attempts: [
+            ("1", [.failed]), ("2", [.partial]), ("3", [.worked]),
+        ]),
+        ExpectedEntry(id: "euc-kr-cp949-iconv", lang: "ko", attempts: [
+            ("1", [.failed]), ("2", [.failed]), ("3", [.failed]), ("4", [.failed]), ("5", [.failed]),
+        ]),
+        ExpectedEntry(id: "gb2312-gbk-gb18030-iconv", lang: "zh-Hans", attempts: [
+            ("1", [.failed]), ("2", [.failed]), ("3", [.failed]), ("4", [.partial]), ("5", [.worked]),
+        ]),
+        ExpectedEntry(id: "git-quotepath-chinese-filenames", lang: "zh-Hans", attempts: [
+            ("1", [.failed]), ("2", [.partial]), ("3", [.failed]),
+        ]),
+        ExpectedEntry(id: "halfwidth-katakana-nfkc-search", lang: "ja", attempts: [
+            ("1", [.failed]), ("2", [.failed]), ("3", [.failed]),
+        ]),
+        ExpectedEntry(id: "nfd-hangul-filenames-macos", lang: "ko", attempts: [
+            ("1", [.failed]), ("2", [.failed]), ("3", [.failed]), ("4", [.failed]), ("5", [.partial]),
+        ]),
+        ExpectedEntry(id: "non-bmp-kanji-surrogate-pairs", lang: "ja", attempts: [
+            ("1", [.failed]), ("2", [.failed]), ("3", [.partial]), ("4", [.failed]), ("5", [.failed]), ("6", [.failed]), ("7", [.failed]),
+        ]),
+        ExpectedEntry(id: "wave-dash-shift-jis-cp932", lang: "ja", attempts: [
+            ("1", [.failed]), ("2", [.failed]), ("3", [.failed]), ("4", [.failed]), ("5", [.partial]),
+        ]),
     ]
 
     @Test func everyFactSheetHasItsEntry() {

@@ -38,13 +38,13 @@
       }
 
       print(naiveWords("리눅스에서 단어를 나누고 싶다. Swift, Foundation!"))
-      print(naiveWords("导航栏的阴影线去不掉"))
+      print(naiveWords("搜索结果里没有这个词"))
       """
     만일 "swiftc naive.swift -o naive"를 실행하면
     그러면 종료 코드는 0이다
     만일 "./naive"를 실행하면
     그러면 표준 출력에 "[\"리눅스에서\", \"단어를\", \"나누고\", \"싶다\", \"swift\", \"foundation\"]"이 포함된다
-    그리고 표준 출력에 "[\"导航栏的阴影线去不掉\"]"가 포함된다
+    그리고 표준 출력에 "[\"搜索结果里没有这个词\"]"가 포함된다
 
   @attempt-3 @requires:swiftc
   시나리오: 시도 3 — 문자 종류별 토크나이저는 CJK를 겹치는 2-gram으로 나눈다
@@ -115,20 +115,20 @@
           return tokens
       }
 
-      precondition(tokenize("导航栏阴影线") == ["导航", "航栏", "栏阴", "阴影", "影线"])
+      precondition(tokenize("搜索结果列表") == ["搜索", "索结", "结果", "果列", "列表"])
       precondition(tokenize("리눅스 단어 분리") == ["리눅", "눅스", "단어", "분리"])
       precondition(tokenize("ＵＴＦ８ 変換") == ["utf8", "utf", "変換"])
       precondition(tokenize("ﾅﾋﾞｹﾞｰｼｮﾝ") == ["ナビ", "ビゲ", "ゲー", "ーシ", "ショ", "ョン"])
       precondition(tokenize("時々変わる") == ["時々", "々変", "変わ", "わる"])
       precondition(tokenize("scrollEdgeAppearance가 nil")
           == ["scrolledgeappearance", "scroll", "edge", "appearance", "가", "nil"])
-      print(tokenize("导航栏阴影线").joined(separator: " "))
+      print(tokenize("搜索结果列表").joined(separator: " "))
       """
     만일 "swiftc tokenize.swift -o tokenize"를 실행하면
     그러면 종료 코드는 0이다
     만일 "./tokenize"를 실행하면
     그러면 종료 코드는 0이다
-    그리고 표준 출력에 "导航 航栏 栏阴 阴影 影线"이 포함된다
+    그리고 표준 출력에 "搜索 索结 结果 果列 列表"이 포함된다
 
   @attempt-4 @requires:swiftc
   시나리오: 시도 4 — #if canImport(Darwin)으로 나누면 Linux는 .byWords 없이 2-gram 쪽만 컴파일한다
@@ -154,13 +154,13 @@
       #endif
       }
 
-      print(words("导航栏的阴影线").joined(separator: " "))
+      print(words("搜索结果里的词").joined(separator: " "))
       """
     만일 "swiftc platform.swift -o platform"를 실행하면
     그러면 종료 코드는 0이다
     만일 "./platform"를 실행하면
     그러면 종료 코드는 0이다
-    그리고 표준 출력에 "导航 航栏 栏的 的阴 阴影 影线"이 포함된다
+    그리고 표준 출력에 "搜索 索结 结果 果里 里的 的词"이 포함된다
 
   @fix @requires:swiftc
   시나리오: 해결 방법 — NFKC만 쓰면 Linux에서 반각 탁점이 떨어져 남고, NFKD 뒤 NFC로 하면 ビ·ゲ 2-gram이 나온다
