@@ -36,10 +36,12 @@ enum SiteTestSupport {
         var result: [(String, Bool, String)] = []
         let range = NSRange(html.startIndex..., in: html)
         for match in tagPattern.matches(in: html, range: range) {
-            let tag = String(html[Range(match.range, in: html)!])
+            // Substrings by UTF-16 range: a match may end inside a grapheme (a quote followed by a
+            // combining mark), where a String range cannot.
+            let tag = (html as NSString).substring(with: match.range)
             let tagRange = NSRange(tag.startIndex..., in: tag)
             for attribute in attributePattern.matches(in: tag, range: tagRange) {
-                let value = String(tag[Range(attribute.range(at: 1), in: tag)!])
+                let value = (tag as NSString).substring(with: attribute.range(at: 1))
                 result.append((unescape(value), tag.contains("data-optional"), tag))
             }
         }
@@ -56,7 +58,7 @@ enum SiteTestSupport {
     static func ids(in html: String) -> Set<String> {
         let pattern = try! NSRegularExpression(pattern: "\\sid=\"([^\"]*)\"")
         return Set(pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map {
-            unescape(String(html[Range($0.range(at: 1), in: html)!]))
+            unescape((html as NSString).substring(with: $0.range(at: 1)))
         })
     }
 
