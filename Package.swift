@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(
             name: "TroubleshootKBTests",
             dependencies: ["TroubleshootKB"],
-            exclude: ["Golden", "Gherkin/Fixtures", "Search/token-vectors.json", "Search/Fixtures", "Import/Fixtures", "Robustness/Corpus"]
+            exclude: ["Golden", "Gherkin/Fixtures", "Search/token-vectors.json", "Search/Fixtures", "Search/Queries", "Import/Fixtures", "Robustness/Corpus"]
         ),
     ]
 )
