@@ -61,17 +61,23 @@ import Testing
     }
 
     func changedClaimIsStale(_ mutation: Mutation) throws {
+        let result = try Self.check(mutation.entry) { original in
+            #expect(original.components(separatedBy: mutation.original).count == 2, "the claim is not in the scenario exactly once")
+            return original.replacingOccurrences(of: mutation.original, with: mutation.changed)
+        }
+        #expect(result.verdict == .stale, "\(result.reason ?? "")")
+        #expect(result.attempts.contains { $0.anchor == mutation.anchor && $0.verdict == .stale }, "\(result.reason ?? "")")
+    }
+
+    /// Checks a copy of `entry` in a scratch knowledge base whose scenario file is `change`d.
+    static func check(_ entry: String, changingScenario change: (String) throws -> String) throws -> EntryCheck {
         let dir = TestSupport.temporaryDirectory()
         defer { TestSupport.remove(dir) }
         try FileManager.default.createDirectory(atPath: dir + "/entries", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TestSupport.entriesDirectory + "/" + mutation.entry, toPath: dir + "/entries/" + mutation.entry)
-        let scenario = dir + "/entries/" + mutation.entry + "/scenario.feature"
-        let original = try String(contentsOfFile: scenario, encoding: .utf8)
-        #expect(original.components(separatedBy: mutation.original).count == 2, "the claim is not in the scenario exactly once")
-        try original.replacingOccurrences(of: mutation.original, with: mutation.changed).write(toFile: scenario, atomically: true, encoding: .utf8)
-        let result = EntryChecker(settings: CheckTestSupport.settings).check(try CheckTestSupport.item(dir + "/entries", mutation.entry))
-        #expect(result.verdict == .stale, "\(result.reason ?? "")")
-        #expect(result.attempts.contains { $0.anchor == mutation.anchor && $0.verdict == .stale }, "\(result.reason ?? "")")
+        try FileManager.default.copyItem(atPath: TestSupport.entriesDirectory + "/" + entry, toPath: dir + "/entries/" + entry)
+        let scenario = dir + "/entries/" + entry + "/scenario.feature"
+        try change(try String(contentsOfFile: scenario, encoding: .utf8)).write(toFile: scenario, atomically: true, encoding: .utf8)
+        return EntryChecker(settings: CheckTestSupport.settings).check(try CheckTestSupport.item(dir + "/entries", entry))
     }
 }
 
@@ -156,16 +162,12 @@ import Testing
 
     @Test(arguments: all)
     func changedExpectationIsStale(_ mutation: Mutation) throws {
-        let dir = TestSupport.temporaryDirectory()
-        defer { TestSupport.remove(dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/entries", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TestSupport.entriesDirectory + "/" + mutation.entry, toPath: dir + "/entries/" + mutation.entry)
-        let file = dir + "/entries/" + mutation.entry + "/scenario.feature"
-        var lines = try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "\n")
-        #expect(lines[mutation.line - 1] == mutation.original)
-        lines[mutation.line - 1] = mutation.changed
-        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let result = EntryChecker(settings: CheckTestSupport.settings).check(try CheckTestSupport.item(dir + "/entries", mutation.entry))
+        let result = try ClaimMutationTests.check(mutation.entry) { text in
+            var lines = text.components(separatedBy: "\n")
+            #expect(lines[mutation.line - 1] == mutation.original)
+            lines[mutation.line - 1] = mutation.changed
+            return lines.joined(separator: "\n")
+        }
         if result.verdict == .skipped {
             // A program the scenario needs is missing here: say which, as the check does.
             print("note: \(mutation.testDescription) skipped: \(result.reason ?? "")")
