@@ -2,7 +2,7 @@
 /// the same structure (headings by level, labels in bold with a space after the closing `**`,
 /// code fenced with its language, media as a quoted note, links as a references list).
 struct DraftWriter {
-    static let todoMarker = ImportTodoRule.marker
+    static let todoMarker = ImportTodoRule.markers[0].text
 
     struct FrontMatter {
         var id: String

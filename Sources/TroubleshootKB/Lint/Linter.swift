@@ -165,26 +165,37 @@ public struct Linter: Sendable {
     }
 }
 
-/// `TODO(kb-import): …` comments that `kb import` leaves where it was unsure.
+/// `TODO(kb-import): …` comments that `kb import` leaves where it was unsure, and
+/// `TODO(kb-new): …` comments of a `kb new` draft on each part still to write.
 enum ImportTodoRule {
-    static let marker = "TODO(kb-import)"
+    struct Marker {
+        let text: String
+        let bytes: [UInt8]
+        let rule: String
+        let prefix: String
+    }
 
-    static let markerBytes = Array(marker.utf8)
+    static let markers = [
+        Marker(text: "TODO(kb-import)", bytes: Array("TODO(kb-import)".utf8), rule: "import-todo", prefix: "import left a question: "),
+        Marker(text: DraftTemplate.marker, bytes: Array(DraftTemplate.marker.utf8), rule: "draft-todo", prefix: "still to write: "),
+    ]
 
     static func check(_ entry: Entry) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        // Most entries have no marker: one byte scan decides.
-        guard let first = ByteSearch.firstIndex(of: markerBytes, in: entry.source.bytes) else { return [] }
-        let firstLine = entry.source.location(ofByteOffset: first).line
-        for line in firstLine...max(firstLine, entry.source.lineCount) {
-            let text = entry.source.lineString(line)
-            guard let range = text.range(of: marker) else { continue }
-            let column = text[..<range.lowerBound].unicodeScalars.count + 1
-            let message = text[range.upperBound...].drop { $0 == ":" || $0 == " " }.replacingOccurrences(of: "-->", with: "").trimmingSpaces()
-            out.append(Diagnostic(path: entry.path, location: .init(line: line, column: column), severity: .warning,
-                                  message: "import left a question: \(message)", rule: "import-todo"))
+        for marker in markers {
+            // Most entries have no marker: one byte scan decides.
+            guard let first = ByteSearch.firstIndex(of: marker.bytes, in: entry.source.bytes) else { continue }
+            let firstLine = entry.source.location(ofByteOffset: first).line
+            for line in firstLine...max(firstLine, entry.source.lineCount) {
+                let text = entry.source.lineString(line)
+                guard let range = text.range(of: marker.text) else { continue }
+                let column = text[..<range.lowerBound].unicodeScalars.count + 1
+                let message = text[range.upperBound...].drop { $0 == ":" || $0 == " " }.replacingOccurrences(of: "-->", with: "").trimmingSpaces()
+                out.append(Diagnostic(path: entry.path, location: .init(line: line, column: column), severity: .warning,
+                                      message: marker.prefix + message, rule: marker.rule))
+            }
         }
-        return out
+        return out.sorted { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }
     }
 }
 
