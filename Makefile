@@ -49,7 +49,11 @@ check: build
 
 # The release binary, shell completions (bash, zsh, fish) and the man page under PREFIX
 # (default /usr/local; DESTDIR is honoured). See README.md, "Install".
-install: build
+# Needs only kb's own build dependencies (the kb profile), not the programs this repository's
+# entries run in their scenarios.
+install:
+	@scripts/install-deps.sh kb
+	$(SWIFT) build -c release --product kb
 	scripts/install.sh "$(PREFIX)" $(KB)
 
 uninstall:

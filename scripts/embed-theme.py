@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes Sources/TroubleshootKB/Site/BuiltInTheme+Files.swift: every file of site/ as base64, so
 an installed kb builds a site with no theme folder. Run after changing a file in site/
-(`make theme`); BuiltInThemeTests fails while the two differ."""
+(`make theme`); ThemeTests fails while the two differ."""
 import base64
 import os
 import sys

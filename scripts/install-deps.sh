@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only those missing. Idempotent and quick
-# when everything is present. Usage: scripts/install-deps.sh [build|test|bench]
+# when everything is present. Usage: scripts/install-deps.sh [kb|build|test|bench]
 set -euo pipefail
 
 profile="${1:-build}"
-# cmark, git, convmv, rsync, unzip, python3, uconv (icu-devtools), file and MariaDB (a throwaway server a scenario starts) run in the entries' check scenarios (kb check in make run and make test).
-packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config cmark git convmv rsync unzip python3 icu-devtools file
-  mariadb-server-core mariadb-client-core)
+# kb itself: the C libraries it links (all that `make install` needs).
+packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config)
+# The programs this repository's entries' check scenarios run (kb check in make run and make test):
+# cmark, git, convmv, rsync, unzip, python3, uconv (icu-devtools), file and MariaDB (a throwaway
+# server a scenario starts), and node.
+scenarios=(cmark git convmv rsync unzip python3 icu-devtools file mariadb-server-core mariadb-client-core)
 case "$profile" in
-  test) packages+=(cmark chromium fonts-noto-cjk bash-completion zsh fish) ;;
-  bench) packages+=(cmark hugo time) ;;
+  kb) ;;
+  build) packages+=("${scenarios[@]}") ;;
+  test) packages+=("${scenarios[@]}" chromium fonts-noto-cjk bash-completion zsh fish) ;;
+  bench) packages+=("${scenarios[@]}" hugo time) ;;
+  *) echo "usage: scripts/install-deps.sh [kb|build|test|bench]" >&2; exit 64 ;;
 esac
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
+if [[ "$profile" != kb ]] && ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
 
 missing=()
 for package in "${packages[@]}"; do

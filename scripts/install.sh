@@ -13,6 +13,9 @@ if [[ "${1:-}" == "--uninstall" ]]; then
   prefix="${DESTDIR:-}${2:?usage: install.sh --uninstall PREFIX}"
   for file in "${files[@]}"; do
     if [[ -e "$prefix/$file" ]]; then rm -f "$prefix/$file"; echo "removed $prefix/$file"; fi
+    # The folders install made, when nothing else is left in them.
+    folder=$(dirname "$prefix/$file")
+    while [[ "$folder" != "$prefix" && -d "$folder" ]] && rmdir "$folder" 2>/dev/null; do folder=$(dirname "$folder"); done
   done
   exit 0
 fi

@@ -96,12 +96,16 @@ public protocol KBCommand {
     init(_ arguments: ParsedArguments) throws
     /// Whether the command works on a knowledge base (found before it runs; see `KnowledgeBaseRoot`).
     var knowledgeBase: KnowledgeBaseRequirement { get }
+    /// Whether the command reports kb.yaml's diagnostics itself (`kb lint` counts them); the
+    /// command line prints them before other commands run.
+    var reportsConfigurationDiagnostics: Bool { get }
     /// Runs the command; returns the exit code (0 success, 1 failure).
     func run(_ context: CommandContext) throws -> Int32
 }
 
 extension KBCommand {
     public var knowledgeBase: KnowledgeBaseRequirement { .required }
+    public var reportsConfigurationDiagnostics: Bool { false }
 }
 
 /// Whether a command needs a knowledge base root before it runs.

@@ -36,6 +36,9 @@ public struct InitCommand: KBCommand {
         languages = list
         title = arguments.value("--title")
         if let title, title.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageError("'--title' must not be empty") }
+        if let title, title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw UsageError("'--title' must be one line of text without control characters")
+        }
     }
 
     public var knowledgeBase: KnowledgeBaseRequirement { .none }
@@ -47,8 +50,19 @@ public struct InitCommand: KBCommand {
         if fm.fileExists(atPath: root, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw KBError("\(directory) exists and is not a folder")
         }
+        // Inside another knowledge base: refused in its entries folder (the new one would be read as
+        // an entry), said plainly anywhere else.
+        let parent = (root as NSString).deletingLastPathComponent
+        if let (outer, _) = try? KnowledgeBaseRoot.discover(workingDirectory: parent, environment: [:], explicit: nil), outer.path != root {
+            let entries = outer.entriesDirectory
+            if root == entries || root.hasPrefix(entries + "/") {
+                throw KBError("\(directory) is inside the entries folder of the knowledge base at \(outer.path), where it would be read as an entry; choose a folder outside it")
+            }
+            context.stderr.print("note: \(directory) is inside the knowledge base at \(outer.path); kb commands run in \(directory) will use the new one")
+        }
         let name = (root as NSString).lastPathComponent
-        let starter = StarterKnowledgeBase(title: title ?? (name.isEmpty || name == "/" ? "Knowledge base" : name), languages: languages)
+        let date = context.environment["KB_IMPORT_DATE"] ?? EntryImporter.today()
+        let starter = StarterKnowledgeBase(title: title ?? (name.isEmpty || name == "/" ? "Knowledge base" : name), languages: languages, date: date)
         let files = starter.files
         // Check everything first, so a refusal writes nothing.
         let existing = files.map(\.path).filter { fm.fileExists(atPath: (root as NSString).appendingPathComponent($0)) }
@@ -64,17 +78,36 @@ public struct InitCommand: KBCommand {
                 throw KBError("cannot write \(target): \(error.localizedDescription)")
             }
         }
-        let shown = EntryLocator.displayPath(root, workingDirectory: context.workingDirectory)
-        context.stdout.print("Created a knowledge base in \(shown == root && root == (context.workingDirectory as NSString).standardizingPath ? "." : shown) (\(files.count) files):")
-        for file in files { context.stdout.print("  " + file.path) }
+        // .gitignore: created, or the missing lines added to the one the folder has.
+        let gitignore = (root as NSString).appendingPathComponent(".gitignore")
+        var written = files.map(\.path)
+        if let data = fm.contents(atPath: gitignore), let text = String(data: data, encoding: .utf8) {
+            let present = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
+            let missing = StarterKnowledgeBase.ignoredLines.filter { !present.contains($0) && !present.contains("/" + $0) }
+            if !missing.isEmpty {
+                let addition = (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + StarterKnowledgeBase.gitignoreHeader + "\n" + missing.joined(separator: "\n") + "\n"
+                guard let handle = FileHandle(forWritingAtPath: gitignore) else { throw KBError("cannot write \(gitignore)") }
+                handle.seekToEndOfFile()
+                handle.write(Data(addition.utf8))
+                handle.closeFile()
+                written.append(".gitignore (added \(missing.joined(separator: ", ")))")
+            }
+        } else {
+            let text = StarterKnowledgeBase.gitignoreHeader + "\n" + StarterKnowledgeBase.ignoredLines.joined(separator: "\n") + "\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: gitignore), options: .withoutOverwriting)
+            written.append(".gitignore")
+        }
+        let here = root == (context.workingDirectory as NSString).standardizingPath
+        let shown = here ? "." : EntryLocator.displayPath(root, workingDirectory: context.workingDirectory)
+        context.stdout.print("Created a knowledge base in \(shown) (\(written.count) files):")
+        for file in written { context.stdout.print("  " + file) }
+        context.stdout.print("\nNext:")
+        if !here { context.stdout.print("  cd \(directory)") }
         context.stdout.print("""
-
-        Next:
-          cd \(directory == "." ? "." : directory)
           kb lint            check the entries
           kb check           run their scenarios
           kb build           build the site into \(KnowledgeBaseConfiguration().output)/
-        Write a new entry by copying an example's folder; docs/writing-entries.md of kb explains the format.
+          kb new "a title"   start an entry of your own (kb help new)
         """)
         return ExitCode.success
     }
@@ -93,12 +126,13 @@ public struct ThemeCommand: KBCommand {
         """,
         arguments: [
             .init("action", help: "list, or eject.", completion: .words(["list", "eject"])),
-            .init("dir", help: "For eject: where to write the files (default: theme)."),
+            .init("dir", help: "For eject: where to write the files (default: the theme folder of kb.yaml, else theme/ at the knowledge base root, else ./theme)."),
         ]
     )
 
     public let action: String
-    public let directory: String
+    /// The folder eject writes to, nil for the default.
+    public let directory: String?
 
     public init(_ arguments: ParsedArguments) throws {
         guard let action = arguments.positionals.first else { throw UsageError("expected list or eject") }
@@ -107,10 +141,10 @@ public struct ThemeCommand: KBCommand {
             throw UsageError("unexpected argument '\(arguments.positionals.last!)'")
         }
         self.action = action
-        directory = arguments.positionals.count > 1 ? arguments.positionals[1] : "theme"
+        directory = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
     }
 
-    public var knowledgeBase: KnowledgeBaseRequirement { action == "list" ? .optional : .none }
+    public var knowledgeBase: KnowledgeBaseRequirement { .optional }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         if action == "list" {
@@ -121,10 +155,21 @@ public struct ThemeCommand: KBCommand {
             }
             return ExitCode.success
         }
-        let target = EntryLocator.absolute(directory, workingDirectory: context.workingDirectory)
+        let target = directory.map { EntryLocator.absolute($0, workingDirectory: context.workingDirectory) }
+            ?? context.root.map { $0.themeDirectory ?? $0.resolve("theme") }
+            ?? EntryLocator.absolute("theme", workingDirectory: context.workingDirectory)
         let written = try BuiltInTheme.eject(into: target)
         for path in written { context.stdout.print("wrote " + EntryLocator.displayPath(path, workingDirectory: context.workingDirectory)) }
-        context.stdout.print("Set 'theme: \(directory)' in kb.yaml (relative to the knowledge base root) so kb build uses these files.")
+        if let root = context.root {
+            let relative = EntryLocator.displayPath(target, workingDirectory: root.path)
+            if root.themeDirectory == (target as NSString).standardizingPath {
+                context.stdout.print("kb.yaml already names this folder ('theme: \(root.configuration.theme ?? relative)'); kb build uses these files.")
+            } else {
+                context.stdout.print("Set 'theme: \(relative)' in \(root.configurationFile.map { EntryLocator.displayPath($0, workingDirectory: context.workingDirectory) } ?? "kb.yaml") so kb build uses these files.")
+            }
+        } else {
+            context.stdout.print("Set 'theme:' in your knowledge base's kb.yaml to this folder (relative to its root) so kb build uses these files.")
+        }
         return ExitCode.success
     }
 }

@@ -35,7 +35,14 @@ public enum KBCommandLine {
         var leading: [String] = []
         while let option = arguments.first, option == "--verbose" || option == "--root" || option.hasPrefix("--root=") {
             leading.append(arguments.removeFirst())
-            if option == "--root", !arguments.isEmpty { leading.append(arguments.removeFirst()) }
+            if option == "--root" {
+                guard !arguments.isEmpty else {
+                    context.stderr.print("Error: missing value for '--root'")
+                    context.stderr.print("Usage: kb --root <dir> <subcommand> [options]")
+                    return ExitCode.usage
+                }
+                leading.append(arguments.removeFirst())
+            }
         }
         if !leading.isEmpty, let command = arguments.first, !command.hasPrefix("-") {
             arguments = [command] + leading + arguments.dropFirst()
@@ -52,12 +59,18 @@ public enum KBCommandLine {
             context.stdout.print(helpText())
             return ExitCode.success
         case "help":
-            guard arguments.count > 1 else {
+            // Common options may stand anywhere (`kb --verbose help search`); the name is the first word.
+            var rest = Array(arguments.dropFirst())
+            while let option = rest.first, option.hasPrefix("-") {
+                rest.removeFirst()
+                if option == "--root", !rest.isEmpty { rest.removeFirst() }
+            }
+            guard let name = rest.first, name != "help" else {
                 context.stdout.print(helpText())
                 return ExitCode.success
             }
-            guard let command = command(named: arguments[1]) else {
-                context.stderr.print("Error: unknown command '\(arguments[1])'. See 'kb --help'.")
+            guard let command = command(named: name) else {
+                context.stderr.print("Error: unknown command '\(name)'. See 'kb --help'.")
                 return ExitCode.usage
             }
             context.stdout.print(command.configuration.help)
@@ -80,10 +93,15 @@ public enum KBCommandLine {
                 return ExitCode.success
             }
             let command = try type.init(parsed)
+            if command.knowledgeBase == .none, parsed.value("--root") != nil {
+                throw UsageError(type.configuration.name == "init"
+                    ? "kb init takes the folder as an argument: kb init <dir>"
+                    : "kb \(type.configuration.name) does not use a knowledge base, so --root has no effect here")
+            }
             var context = context
             context.verbose = parsed.flag("--verbose")
             if command.knowledgeBase != .none {
-                switch try findRoot(explicit: parsed.value("--root"), requirement: command.knowledgeBase, context: context) {
+                switch try findRoot(explicit: parsed.value("--root"), command: command, context: context) {
                 case .found(let root): context.root = root
                 case .notNeeded: break
                 case .stop(let code): return code
@@ -112,7 +130,8 @@ public enum KBCommandLine {
 
     /// Finds the knowledge base a command works on and reports its configuration problems.
     /// A required root that is missing is an error, unless `KB_ENTRIES` names the entries.
-    static func findRoot(explicit: String?, requirement: KnowledgeBaseRequirement, context: CommandContext) throws -> RootOutcome {
+    static func findRoot(explicit: String?, command: any KBCommand, context: CommandContext) throws -> RootOutcome {
+        let requirement = command.knowledgeBase
         let root: KnowledgeBaseRoot
         let diagnostics: [Diagnostic]
         do {
@@ -128,6 +147,7 @@ public enum KBCommandLine {
             context.stderr.print(root.explanation)
             context.stderr.print("settings: " + (root.configurationFile ?? "none (no \(KnowledgeBaseConfiguration.fileName); defaults apply)"))
         }
+        if command.reportsConfigurationDiagnostics { return .found(root) }
         for diagnostic in diagnostics { context.stderr.print(LintCommand.format(diagnostic, style: context.errorStyle)) }
         if diagnostics.contains(where: { $0.severity == .error }) {
             context.stderr.print("Error: \(root.configurationFile ?? KnowledgeBaseConfiguration.fileName) has errors; fix them and run the command again")

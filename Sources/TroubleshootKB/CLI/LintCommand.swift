@@ -26,12 +26,15 @@ public struct LintCommand: KBCommand {
 
     /// Paths named on the command line need no knowledge base around them.
     public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty ? .required : .optional }
+    /// kb.yaml's problems are lint findings: counted, in the JSON, errors under --strict.
+    public var reportsConfigurationDiagnostics: Bool { true }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
         let (locations, locatorDiagnostics) = try EntryLocator.locate(paths, workingDirectory: context.workingDirectory)
         let knownIDs = Self.knownIDs(for: locations)
         var (entryCount, diagnostics) = Linter().lint(locations, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs)
+        diagnostics = (context.root?.diagnostics ?? []) + diagnostics
         // The glossary of each entries folder that was linted as a whole.
         for path in paths {
             let folder = EntryLocator.absolute(path, workingDirectory: context.workingDirectory)

@@ -250,6 +250,8 @@ public struct ManualPage: Sendable {
     public var roff: String {
         var out = [
             ".TH KB 1 \"\" \"kb \(Self.escape(TroubleshootKBVersion.string))\" \"User Commands\"",
+            // No hyphenation: identifiers (toolbarColorScheme, --base-url) must not be broken.
+            ".nh",
             ".SH NAME",
             "kb \\- a multilingual troubleshooting knowledge base: entries, search, checks and a static site",
             ".SH SYNOPSIS",
@@ -291,12 +293,18 @@ public struct ManualPage: Sendable {
             out.append(option.names.map { "\\fB" + Self.escape($0) + "\\fR" }.joined(separator: ", ") + (option.valueName.map { " \\fI" + Self.escape($0) + "\\fR" } ?? ""))
             out.append(Self.escape(option.help))
         }
+        out += [".SH KB.YAML", Self.escape("The knowledge base's settings, at its root; every key is optional and paths are relative to the root.")]
+        for (key, help) in KnowledgeBaseConfiguration.keys {
+            out += [".TP", "\\fB" + Self.escape(key) + "\\fR", Self.escape(help)]
+        }
+        out += [".TP", "\\fBcheck.jobs\\fR, \\fBcheck.timeout\\fR", Self.escape("Defaults of kb check --jobs and --timeout.")]
         out += [
             ".SH ENVIRONMENT",
             ".TP", "\\fBKB_ROOT\\fR", "The knowledge base to use when --root is not given.",
             ".TP", "\\fBKB_ENTRIES\\fR", "The entries folder, relative to the working directory (overrides kb.yaml).",
             ".TP", "\\fBKB_SITE\\fR", "A theme folder whose files replace the built-in theme's (overrides kb.yaml).",
             ".TP", "\\fBKB_CACHE\\fR", "Where derived data goes (default: .kb under the root).",
+            ".TP", "\\fBKB_BINARY\\fR", "The kb that scenarios' kb steps run (default: the running one).",
             ".TP", "\\fBNO_COLOR\\fR", "When set and not empty, no colour.",
             ".TP", "\\fBXDG_CONFIG_HOME\\fR", "Where the user configuration kb/config.yaml is (default: ~/.config).",
             ".SH FILES",

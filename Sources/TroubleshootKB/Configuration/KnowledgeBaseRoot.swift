@@ -21,6 +21,8 @@ public struct KnowledgeBaseRoot: Sendable {
     public let configuration: KnowledgeBaseConfiguration
     /// `kb.yaml`'s path, nil when the root has none (defaults apply).
     public let configurationFile: String?
+    /// What reading `kb.yaml` found (unknown keys, bad values), pointing into the file.
+    public var diagnostics: [Diagnostic] = []
 
     public init(path: String, source: Source, configuration: KnowledgeBaseConfiguration = .init(), configurationFile: String? = nil) {
         self.path = path
@@ -77,7 +79,13 @@ public struct KnowledgeBaseRoot: Sendable {
         if let (file, root) = try userDefaultRoot(environment: environment) {
             return try open(root, source: .userConfiguration(path: file), named: "default_root in \(file)", workingDirectory: workingDirectory)
         }
-        throw KBError(notFoundMessage + " (looked in \((workingDirectory as NSString).standardizingPath) and every folder above it)")
+        var message = notFoundMessage + " (looked in \((workingDirectory as NSString).standardizingPath) and every folder above it"
+        if let file = userConfigurationFile(environment: environment), isFile(file) {
+            message += "; \(file) has no default_root"
+            let unknown = (try? userConfigurationKeys(file)).map { $0.filter { $0 != "default_root" } } ?? []
+            if !unknown.isEmpty { message += ", only \(unknown.map { "'\($0)'" }.joined(separator: ", ")) (a typo?)" }
+        }
+        throw KBError(message + ")")
     }
 
     /// The root at `folder`: its `kb.yaml` read when there is one. A folder named by the user
@@ -97,7 +105,9 @@ public struct KnowledgeBaseRoot: Sendable {
         }
         let display = EntryLocator.displayPath(file, workingDirectory: workingDirectory)
         let (configuration, diagnostics) = KnowledgeBaseConfiguration.read(bytes: [UInt8](data), path: display)
-        return (KnowledgeBaseRoot(path: folder, source: source, configuration: configuration, configurationFile: file), diagnostics)
+        var root = KnowledgeBaseRoot(path: folder, source: source, configuration: configuration, configurationFile: file)
+        root.diagnostics = diagnostics
+        return (root, diagnostics)
     }
 
     /// The user's configuration file: `$XDG_CONFIG_HOME/kb/config.yaml`, else `$HOME/.config/kb/config.yaml`.
@@ -118,13 +128,20 @@ public struct KnowledgeBaseRoot: Sendable {
         guard let node, case .mapping(let pairs) = node.value else { return nil }
         guard let entry = pairs.first(where: { $0.key.string == "default_root" }) else { return nil }
         guard var root = entry.value.string, !root.isEmpty else {
-            throw KBError("\(file):\(entry.value.location.line):\(entry.value.location.column): 'default_root' must be a folder path")
+            throw KBError("\(file):\(entry.value.location.line):\(entry.value.location.column): 'default_root' must be a folder path (like ~/src/team-kb)")
         }
         if root == "~" || root.hasPrefix("~/"), let home = environment["HOME"] { root = home + root.dropFirst() }
         guard root.hasPrefix("/") else {
             throw KBError("\(file):\(entry.value.location.line):\(entry.value.location.column): 'default_root' must be an absolute path (or start with ~/), found '\(root)'")
         }
         return (file, root)
+    }
+
+    /// The keys of the user's configuration file, in order.
+    static func userConfigurationKeys(_ file: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: file),
+              let node = try? YAMLReader.read([UInt8](data)[...]), case .mapping(let pairs) = node.value else { return [] }
+        return pairs.compactMap { $0.key.string }
     }
 
     static func isFile(_ path: String) -> Bool {

@@ -7,27 +7,33 @@ public struct StarterKnowledgeBase: Sendable {
 
     public let title: String
     public let languages: [String]
+    /// `updated` of the example entries (`YYYY-MM-DD`).
+    public let date: String
 
-    public init(title: String, languages: [String]) {
+    public init(title: String, languages: [String], date: String) {
         self.title = title
         self.languages = languages
+        self.date = date
     }
 
-    /// Root-relative path → content.
+    /// Root-relative path → content, of the files `kb init` creates (never over existing ones).
     public var files: [(path: String, content: String)] {
         var files: [(String, String)] = [
             (KnowledgeBaseConfiguration.fileName, configuration),
             ("entries/" + Glossary.fileName, glossary),
-            (".gitignore", "# Built by kb: the site and derived data (search index, check report).\n_site/\n.kb/\n"),
             (".github/workflows/kb.yml", Self.workflow),
         ]
         for language in languages {
             guard let example = Self.examples[language] else { continue }
-            files.append(("entries/\(example.id)/entry.md", example.entry))
+            files.append(("entries/\(example.id)/entry.md", example.entry.replacingOccurrences(of: "updated: 2026-12-02", with: "updated: \(date)")))
             files.append(("entries/\(example.id)/scenario.feature", example.scenario))
         }
         return files
     }
+
+    /// Lines `.gitignore` must hold (added to an existing one when missing).
+    public static let ignoredLines = ["_site/", ".kb/"]
+    public static let gitignoreHeader = "# Built by kb: the site and derived data (search index, check report)."
 
     var configuration: String {
         """
@@ -81,6 +87,7 @@ public struct StarterKnowledgeBase: Sendable {
     jobs:
       check:
         runs-on: ubuntu-latest
+        # kb is built and tested with Swift 6.3 on Debian 12; any Swift 6 image with apt should do.
         container: swift:6.0-jammy
         env:
           # Where kb's source is cloned from (set the repository variable KB_SOURCE).
@@ -89,6 +96,7 @@ public struct StarterKnowledgeBase: Sendable {
           - uses: actions/checkout@v4
           - name: Install kb
             run: |
+              test -n "$KB_SOURCE" || { echo "Set the repository variable KB_SOURCE to the git URL kb is built from (Settings > Secrets and variables > Actions > Variables)."; exit 1; }
               apt-get update && apt-get install -y --no-install-recommends git make libcmark-dev libyaml-dev libmimalloc-dev pkg-config
               git clone --depth 1 "$KB_SOURCE" /tmp/kb
               make -C /tmp/kb install PREFIX=/usr/local

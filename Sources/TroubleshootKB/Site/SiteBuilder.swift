@@ -290,7 +290,7 @@ public struct SiteBuilder: Sendable {
         guard let root = options.assetsDirectory else { return files.values.sorted { $0.path < $1.path } }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw SiteBuildError(step: .load, path: display(root), message: "the theme folder is missing (name another in kb.yaml's 'theme', or remove the key to use the built-in theme)")
+            throw SiteBuildError(step: .load, path: display(root), message: "the theme folder is missing (it is named by kb.yaml's 'theme' or by KB_SITE; fix the name, or remove it to use the built-in theme)")
         }
         func walk(_ relative: String) throws {
             let folder = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)

@@ -89,3 +89,63 @@ import Testing
         #expect(TestSupport.kb(["init", "--lang", "en,en"], in: "/").code == 64)
     }
 }
+
+/// `kb init` in folders that already hold things: a repository's .gitignore, another knowledge base.
+@Suite struct InitCommandPlacementTests {
+    @Test func addsToAnExistingGitignore() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        TestSupport.write("node_modules/\n.kb/\n", to: directory + "/.gitignore")
+        let result = TestSupport.kb(["init", "--lang", "en"], in: directory)
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(".gitignore (added _site/)"))
+        let text = try String(contentsOfFile: directory + "/.gitignore", encoding: .utf8)
+        #expect(text.hasPrefix("node_modules/\n.kb/\n") && text.hasSuffix("_site/\n"))
+        #expect(text.components(separatedBy: ".kb/").count == 2, "a line already there is not added twice")
+    }
+
+    @Test func refusedInsideAnotherKnowledgeBasesEntries() {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", "--lang", "en"], in: directory).code == 0)
+        let inside = TestSupport.kb(["init", "entries/inner"], in: directory)
+        #expect(inside.code == 1)
+        #expect(inside.stderr.contains("is inside the entries folder of the knowledge base at"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/entries/inner"))
+        let nested = TestSupport.kb(["init", "docs/kb", "--lang", "en"], in: directory)
+        #expect(nested.code == 0)
+        #expect(nested.stderr.contains("note: docs/kb is inside the knowledge base at"))
+    }
+
+    @Test func rootOptionIsAUsageErrorWhereNoKnowledgeBaseIsUsed() {
+        #expect(TestSupport.kb(["init", "--root", "/tmp"], in: "/").stderr.contains("kb init takes the folder as an argument"))
+        #expect(TestSupport.kb(["render", "--root", "/tmp", "x.md"], in: "/").code == 64)
+        #expect(TestSupport.kb(["--root"], in: "/").stderr.contains("missing value for '--root'"))
+        #expect(TestSupport.kb(["--verbose", "help", "search"], in: "/").stdout.hasPrefix("OVERVIEW: Search entries"))
+    }
+
+    @Test func lintCountsKbYamlProblems() {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", "--lang", "en"], in: directory).code == 0)
+        TestSupport.write("titel: Typo\n", to: directory + "/kb.yaml")
+        let plain = TestSupport.kb(["lint"], in: directory)
+        #expect(plain.code == 0)
+        #expect(plain.stdout.contains("kb.yaml:1:1: warning: unknown setting 'titel'"), "\(plain.stdout)")
+        let strict = TestSupport.kb(["lint", "--strict"], in: directory)
+        #expect(strict.code == 1)
+        #expect(strict.stdout.contains("kb.yaml:1:1: error: unknown setting 'titel'"))
+        let json = TestSupport.kb(["lint", "--format", "json"], in: directory)
+        #expect(json.stdout.contains("\"rule\" : \"config-unknown-key\""))
+    }
+
+    @Test func ejectGoesToTheRootsThemeFolder() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", "--lang", "en"], in: directory).code == 0)
+        let result = TestSupport.kb(["theme", "eject"], in: directory + "/entries")
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/theme/assets/style.css"))
+        #expect(result.stdout.contains("Set 'theme: theme' in"))
+    }
+}
