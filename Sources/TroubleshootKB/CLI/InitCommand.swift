@@ -15,7 +15,7 @@ public struct InitCommand: KBCommand {
         """,
         arguments: [.init("dir", help: "Where to create the knowledge base (default: the working directory); created if missing.", completion: .directories)],
         options: [
-            .init(["--lang"], value: "langs", help: "Comma-separated languages of the example entries, in home-page order (default: zh-Hans,ko,ja,en)."),
+            .init(["--lang"], value: "langs", help: "Comma-separated languages of the example entries, in home-page order (default: zh-Hans,ko,ja,en).", choices: StarterKnowledgeBase.languages),
             .init(["--title"], value: "title", help: "The site's title (default: the folder's name)."),
         ]
     )
@@ -126,7 +126,7 @@ public struct ThemeCommand: KBCommand {
         """,
         arguments: [
             .init("action", help: "list, or eject.", completion: .words(["list", "eject"])),
-            .init("dir", help: "For eject: where to write the files (default: the theme folder of kb.yaml, else theme/ at the knowledge base root, else ./theme)."),
+            .init("dir", help: "For eject: where to write the files (default: the theme folder of kb.yaml, else theme/ at the knowledge base root, else ./theme).", completion: .directories),
         ]
     )
 

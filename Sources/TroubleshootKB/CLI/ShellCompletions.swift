@@ -37,13 +37,25 @@ public struct ShellCompletions: Sendable {
         }
     }
 
-    static func argumentCompletion(_ configuration: CommandConfiguration, commandNames: [String]) -> CommandConfiguration.ArgumentCompletion {
-        // The first argument that offers something decides (subcommand words before files).
-        for argument in configuration.arguments where argument.completion != .none {
-            if argument.completion == .subcommands { return .words(commandNames) }
-            return argument.completion
+    /// What each positional argument takes, in order; the last also applies to any further
+    /// arguments when it repeats (`<paths> ...`).
+    static func positions(_ configuration: CommandConfiguration, commandNames: [String]) -> (kinds: [ValueKind?], repeats: Bool) {
+        let kinds = configuration.arguments.map { argument -> ValueKind? in
+            switch argument.completion {
+            case .none: return nil
+            case .files: return .files
+            case .directories: return .directories
+            case .words(let words): return .words(words)
+            case .subcommands: return .words(commandNames)
+            }
         }
-        return configuration.name == "help" ? .words(commandNames) : .none
+        let repeats = configuration.arguments.last.map { configuration.usage.contains("<\($0.name)> ...") } ?? false
+        return (kinds, repeats)
+    }
+
+    /// Every option name that takes a value, so the scripts can skip its value when counting arguments.
+    var valueOptions: [String] {
+        Array(Set((commands.flatMap(\.options) + CommandConfiguration.commonOptions).filter { $0.valueName != nil }.flatMap(\.names))).sorted()
     }
 
     var names: [String] { commands.map(\.name) }
@@ -54,6 +66,19 @@ public struct ShellCompletions: Sendable {
         let topLevel = (names + ["help", "--root", "--verbose", "--version", "--help"]).joined(separator: " ")
         var out = """
         # bash completion for kb (made by `kb completions bash`).
+        # The index, among the subcommand's arguments, of the word being completed (option values skipped).
+        _kb_position() {
+            local j position=0 skip=0
+            for ((j = $1 + 1; j < COMP_CWORD; j++)); do
+                if ((skip)); then skip=0; continue; fi
+                case "${COMP_WORDS[j]}" in
+                    \(valueOptions.joined(separator: "|"))) skip=1 ;;
+                    -*) ;;
+                    *) ((position++)) ;;
+                esac
+            done
+            echo "$position"
+        }
         _kb() {
             local cur prev cmd i
             cur="${COMP_WORDS[COMP_CWORD]}"
@@ -88,12 +113,14 @@ public struct ShellCompletions: Sendable {
             out += "            if [[ \"$cur\" == -* ]]; then\n"
             out += "                COMPREPLY=($(compgen -W \"\(optionWords)\" -- \"$cur\"))\n"
             out += "            else\n"
-            switch Self.argumentCompletion(command, commandNames: names) {
-            case .files: out += "                \(Self.bashReply(.files))\n"
-            case .directories: out += "                \(Self.bashReply(.directories))\n"
-            case .words(let words): out += "                \(Self.bashReply(.words(words)))\n"
-            case .none, .subcommands: out += "                COMPREPLY=()\n"
+            let (kinds, repeats) = Self.positions(command, commandNames: names)
+            out += "                case $(_kb_position \"$i\") in\n"
+            for (k, kind) in kinds.enumerated() {
+                let pattern = k == kinds.count - 1 && repeats ? "*" : String(k)
+                out += "                    \(pattern)) \(kind.map(Self.bashReply) ?? "COMPREPLY=()") ;;\n"
             }
+            if !(repeats && !kinds.isEmpty) { out += "                    *) COMPREPLY=() ;;\n" }
+            out += "                esac\n"
             out += "            fi\n            ;;\n"
         }
         out += """
@@ -136,13 +163,21 @@ public struct ShellCompletions: Sendable {
         }
         out += """
           )
-          if (( CURRENT == 2 )); then
+          # Common options may come before the subcommand (kb --root DIR search …).
+          local i=2
+          while (( i < CURRENT )) && [[ $words[i] == -* ]]; do
+            [[ $words[i] == --root ]] && (( i++ ))
+            (( i++ ))
+          done
+          if (( CURRENT == i )); then
+            if [[ $words[i-1] == --root ]]; then _files -/; return; fi
+            if [[ $PREFIX == -* ]]; then compadd -- --root --verbose --version --help; return; fi
             _describe -t commands 'kb subcommand' subcommands
             return
           fi
-          local cmd=$words[2]
-          shift words
-          (( CURRENT-- ))
+          local cmd=$words[i]
+          words=(${words[i,-1]})
+          (( CURRENT -= i - 1 ))
           case $cmd in
 
         """
@@ -162,12 +197,17 @@ public struct ShellCompletions: Sendable {
                     specs.append(Self.zshQuote(spec))
                 }
             }
-            let argumentName = command.arguments.first?.name ?? "argument"
-            switch Self.argumentCompletion(command, commandNames: names) {
-            case .files: specs.append(Self.zshQuote("*:\(argumentName):_files"))
-            case .directories: specs.append(Self.zshQuote("*:\(argumentName):_files -/"))
-            case .words(let words): specs.append(Self.zshQuote("*:\(argumentName):(\(words.joined(separator: " ")))"))
-            case .none, .subcommands: if !command.arguments.isEmpty { specs.append(Self.zshQuote("*:\(argumentName): ")) }
+            let (kinds, repeats) = Self.positions(command, commandNames: names)
+            for (k, (argument, kind)) in zip(command.arguments, kinds).enumerated() {
+                let position = k == kinds.count - 1 && repeats ? "*" : String(k + 1)
+                let action: String
+                switch kind {
+                case .files?: action = "_files"
+                case .directories?: action = "_files -/"
+                case .words(let words)?: action = "(\(words.joined(separator: " ")))"
+                case .text?, nil: action = " "
+                }
+                specs.append(Self.zshQuote("\(position):\(argument.name):\(action)"))
             }
             out += "    \(command.name))\n      _arguments -s \\\n"
             out += specs.map { "        \($0)" }.joined(separator: " \\\n") + "\n      ;;\n"
@@ -222,11 +262,23 @@ public struct ShellCompletions: Sendable {
                 }
                 lines.append(line + " -d " + Self.fishQuote(option.help))
             }
-            switch Self.argumentCompletion(command, commandNames: names) {
-            case .files: lines.append("complete -c kb \(condition) -F")
-            case .directories: lines.append("complete -c kb \(condition) -x -a '(__fish_complete_directories)'")
-            case .words(let words): lines.append("complete -c kb \(condition) -x -a " + Self.fishQuote(words.joined(separator: " ")))
-            case .none, .subcommands: break
+            // The first argument after the subcommand; a later one after the words of the one before
+            // it (kb theme eject <dir>).
+            let (kinds, _) = Self.positions(command, commandNames: names)
+            for (k, kind) in kinds.enumerated() {
+                var when = condition
+                if k > 0 {
+                    guard case .words(let previous)? = kinds[k - 1] else { continue }
+                    when = "-n " + Self.fishQuote("__fish_seen_subcommand_from \(command.name); and __fish_seen_subcommand_from \(previous.joined(separator: " "))")
+                } else if kinds.count > 1, case .words(let own)? = kind {
+                    when = "-n " + Self.fishQuote("__fish_seen_subcommand_from \(command.name); and not __fish_seen_subcommand_from \(own.joined(separator: " "))")
+                }
+                switch kind {
+                case .files?: lines.append("complete -c kb \(when) -F")
+                case .directories?: lines.append("complete -c kb \(when) -x -a '(__fish_complete_directories)'")
+                case .words(let words)?: lines.append("complete -c kb \(when) -x -a " + Self.fishQuote(words.joined(separator: " ")))
+                case .text?, nil: break
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"

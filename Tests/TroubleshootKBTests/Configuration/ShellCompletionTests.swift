@@ -45,6 +45,8 @@ enum ShellRunner {
         Case(line: ["kb", "completions", "z"], expected: ["zsh"]),
         Case(line: ["kb", "theme", ""], expected: ["list", "eject"]),
         Case(line: ["kb", "build", "--ti"], expected: ["--timings"]),
+        Case(line: ["kb", "init", "--lang", "k"], expected: ["ko"]),
+        Case(line: ["kb", "--verbose", "se"], expected: ["search"]),
     ]
 
     /// Sources the bash script and calls its completion function as bash does on <TAB>.
@@ -74,6 +76,20 @@ enum ShellRunner {
         try Self.completions.script(for: .bash).write(toFile: script, atomically: true, encoding: .utf8)
         let found = try Self.bashComplete(["kb", "--root", directory + "/tea"], script: script)
         #expect(found == [directory + "/team-kb"])
+    }
+
+    /// The second argument of a command completes as itself, not as the first (kb theme eject <dir>).
+    @Test(.enabled(if: ShellRunner.available("bash"), "bash is not installed"))
+    func bashCompletesByPosition() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/custom-theme", withIntermediateDirectories: true)
+        TestSupport.write("Feature: x\n", to: directory + "/checks.feature")
+        let script = directory + "/kb.bash"
+        try Self.completions.script(for: .bash).write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try Self.bashComplete(["kb", "theme", "eject", directory + "/cus"], script: script) == [directory + "/custom-theme"])
+        #expect(try Self.bashComplete(["kb", "scenario", "parse", directory + "/che"], script: script) == [directory + "/checks.feature"])
+        #expect(try Self.bashComplete(["kb", "check", "--format", "json", "--explain", "x", "--jo"], script: script) == ["--jobs"])
     }
 
     @Test(.enabled(if: ShellRunner.available("zsh"), "zsh is not installed (scripts/install-deps.sh test installs it)"))
