@@ -25,6 +25,8 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
     public var checkJobs = 1
     /// `kb check --timeout` (seconds per command) when not given.
     public var checkTimeout = 60
+    /// Where each key's value is in kb.yaml (`entries` → 3:10), for diagnostics about the value.
+    public var locations: [String: SourceLocation] = [:]
 
     public init() {}
 
@@ -103,6 +105,7 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
                 report(keyNode.location, .error, "'\(key)' is set twice")
                 continue
             }
+            configuration.locations[key] = value.location
             switch key {
             case "title":
                 if let value = text(value, key) { configuration.title = value }
@@ -159,9 +162,18 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
                 report(keyNode.location, .warning, "unknown setting '\(key)' (known: \(known))", "config-unknown-key")
             }
         }
-        if configuration.output == configuration.entries || (configuration.theme.map { $0 == configuration.output } ?? false) {
-            report(root.location, .error, "'output' must differ from 'entries' and 'theme' (the build replaces the output folder)")
-            configuration.output = KnowledgeBaseConfiguration().output
+        // The build replaces the output folder: it may not be, hold or lie in the entries or the theme.
+        func standard(_ folder: String) -> String { ("/" + folder as NSString).standardizingPath }
+        let output = standard(configuration.output)
+        for (key, folder) in [("entries", configuration.entries), ("theme", configuration.theme)] {
+            guard let folder else { continue }
+            let other = standard(folder)
+            if output == other || output.hasPrefix(other + "/") || other.hasPrefix(output + "/") || output == "/" {
+                report(configuration.locations["output"] ?? root.location, .error,
+                       "'output' (\(configuration.output)) must be apart from '\(key)' (\(folder)): kb build replaces the output folder as a whole")
+                configuration.output = KnowledgeBaseConfiguration().output
+                break
+            }
         }
         return (configuration, diagnostics)
     }

@@ -104,7 +104,17 @@ public struct KnowledgeBaseRoot: Sendable {
             throw KBError("cannot read \(file)")
         }
         let display = EntryLocator.displayPath(file, workingDirectory: workingDirectory)
-        let (configuration, diagnostics) = KnowledgeBaseConfiguration.read(bytes: [UInt8](data), path: display)
+        var (configuration, diagnostics) = KnowledgeBaseConfiguration.read(bytes: [UInt8](data), path: display)
+        // Folders kb.yaml names must exist (the output folder is made by kb build).
+        for key in ["entries", "theme"] {
+            guard let at = configuration.locations[key],
+                  let value = key == "entries" ? configuration.entries : configuration.theme else { continue }
+            let path = EntryLocator.absolute(value, workingDirectory: folder)
+            if !isFolder(path) {
+                diagnostics.append(Diagnostic(path: display, location: at, severity: .error,
+                                              message: "'\(key)' names \(value), which is not a folder under \(folder)", rule: "config"))
+            }
+        }
         var root = KnowledgeBaseRoot(path: folder, source: source, configuration: configuration, configurationFile: file)
         root.diagnostics = diagnostics
         return (root, diagnostics)

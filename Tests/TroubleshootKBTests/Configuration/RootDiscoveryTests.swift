@@ -133,6 +133,17 @@ import Testing
         #expect(warned.stderr.contains("kb.yaml:2:1: warning: unknown setting 'colour'"))
     }
 
+    /// A folder kb.yaml names must exist; the error points at the value.
+    @Test func namedFoldersMustExist() {
+        let (parent, root) = Self.makeKnowledgeBase()
+        defer { TestSupport.remove(parent) }
+        TestSupport.write("title: Team\nentries: notes\ntheme: my-theme\n", to: root + "/kb.yaml")
+        let result = TestSupport.kb(["list"], in: root)
+        #expect(result.code == 1)
+        #expect(result.stderr.contains("kb.yaml:2:10: error: 'entries' names notes, which is not a folder"), "\(result.stderr)")
+        #expect(result.stderr.contains("kb.yaml:3:8: error: 'theme' names my-theme, which is not a folder"), "\(result.stderr)")
+    }
+
     /// kb.yaml's entries, output and title are used by the commands.
     @Test func settingsReachTheCommands() throws {
         let (parent, root) = Self.makeKnowledgeBase()

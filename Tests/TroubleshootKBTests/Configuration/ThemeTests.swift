@@ -61,10 +61,16 @@ import Testing
         let directory = TestSupport.temporaryDirectory()
         defer { TestSupport.remove(directory) }
         #expect(TestSupport.kb(["init", directory, "--lang", "en"], in: "/").code == 0)
+        // Named in kb.yaml: reported at the value before anything runs.
         TestSupport.write("theme: my-theme\n", to: directory + "/kb.yaml")
         let result = TestSupport.kb(["build"], in: directory)
         #expect(result.code == 1)
-        #expect(result.stderr.contains("Error: build failed at load: my-theme: the theme folder is missing"), "\(result.stderr)")
+        #expect(result.stderr.contains("kb.yaml:1:8: error: 'theme' names my-theme, which is not a folder"), "\(result.stderr)")
+        // Named by KB_SITE: the build's load step says so.
+        TestSupport.write("title: T\n", to: directory + "/kb.yaml")
+        let fromEnvironment = TestSupport.kb(["build"], in: directory, environment: ["KB_SITE": directory + "/nope"])
+        #expect(fromEnvironment.code == 1)
+        #expect(fromEnvironment.stderr.contains("the theme folder is missing (it is named by kb.yaml's 'theme' or by KB_SITE"), "\(fromEnvironment.stderr)")
     }
 
     @Test func ejectWritesTheBuiltInFilesOnce() throws {
