@@ -31,7 +31,7 @@ struct FeedRenderer {
         }
         url(SitePaths.home, index.updated)
         url(SitePaths.symptoms, index.updated)
-        url(SitePaths.navigationBarModel, nil)
+        if index.hasModelPage { url(SitePaths.navigationBarModel, nil) }
         for item in index.entries { url(item.path, item.updated) }
         for group in index.tags + index.languages {
             for page in 1...group.pageCount {

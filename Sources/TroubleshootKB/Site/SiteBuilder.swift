@@ -455,7 +455,8 @@ public struct SiteBuilder: Sendable {
     /// bytes in buffers that are reused from page to page and written as they are (no string,
     /// no copy). Returns the number of pages.
     func render(_ index: SiteIndex, base: BaseURL, into writer: SiteWriter) throws -> Int {
-        var list: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed, .model]
+        var list: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
+        if index.hasModelPage { list.append(.model) }
         list.reserveCapacity(index.entries.count + index.tags.count + index.languages.count + 64)
         list += index.entries.indices.map(Page.entry)
         for (k, group) in index.tags.enumerated() { for page in 1...group.pageCount { list.append(.tag(k, page: page)) } }

@@ -109,17 +109,27 @@ struct SiteIndex: Sendable {
 
     func entry(id: String) -> SiteEntry? { positionByID[id].map { entries[$0] } }
 
+    /// Whether the site has the navigation-bar model's page: only when an entry is checked
+    /// against the model (its scenario names the world, or its check result lists model rules).
+    var hasModelPage: Bool {
+        entries.contains { entry in
+            entry.scenario?.text.contains("@world:" + NavigationBarWorld.worldName) == true
+                || entry.check?.attempts.contains { !$0.rules.isEmpty } == true
+        }
+    }
+
     /// The folders pages are written in.
     var pageFolders: Set<String> {
-        var folders: Set<String> = ["entries", "symptoms", "model/navigation-bar"]
+        var folders: Set<String> = ["entries", "symptoms"]
+        if hasModelPage { folders.insert("model/navigation-bar") }
         for group in tags + languages { folders.insert(group.folder) }
         return folders
     }
 
     /// Whether the site has a page at `path`.
     func isPage(_ path: String) -> Bool {
-        if [SitePaths.home, SitePaths.symptoms, SitePaths.notFound, SitePaths.sitemap, SitePaths.feed,
-            SitePaths.navigationBarModel].contains(path) { return true }
+        if [SitePaths.home, SitePaths.symptoms, SitePaths.notFound, SitePaths.sitemap, SitePaths.feed].contains(path) { return true }
+        if path == SitePaths.navigationBarModel { return hasModelPage }
         if path.hasPrefix("entries/") && path.hasSuffix(".html") {
             return positionByID[String(path.dropFirst("entries/".count).dropLast(".html".count))] != nil
         }

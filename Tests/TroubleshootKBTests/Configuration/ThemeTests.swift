@@ -90,3 +90,22 @@ import Testing
         #expect(try String(contentsOfFile: directory + "/custom/assets/style.css", encoding: .utf8) == "edited\n")
     }
 }
+
+/// A knowledge base whose entries are not checked against the navigation-bar model has no page about it.
+@Suite struct ModelPagePresenceTests {
+    @Test func onlyWhenAnEntryUsesTheModel() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", directory, "--lang", "en"], in: "/").code == 0)
+        #expect(TestSupport.kb(["build"], in: directory).code == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/_site/model/navigation-bar/index.html"))
+        let sitemap = try String(contentsOfFile: directory + "/_site/sitemap.xml", encoding: .utf8)
+        #expect(!sitemap.contains("model/navigation-bar"))
+        #expect(SiteTestSupport.brokenLinks(in: directory + "/_site").isEmpty)
+        // This repository's iOS entries are checked against it: the page is there.
+        let site = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(site) }
+        #expect(TestSupport.kb(["build", "--out", site + "/out"], in: TestSupport.repositoryRoot, environment: ["KB_CACHE": site + "/cache"]).code == 0)
+        #expect(FileManager.default.fileExists(atPath: site + "/out/model/navigation-bar/index.html"))
+    }
+}
