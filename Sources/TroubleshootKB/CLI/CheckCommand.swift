@@ -109,6 +109,11 @@ public struct CheckCommand: KBCommand {
         let settings = WorldSettings(kbBinary: KBBinaryLocator.locate(environment: context.environment, repositoryRoot: context.root?.path ?? context.workingDirectory),
                                      timeout: TimeInterval(timeout ?? context.configuration.checkTimeout), hostEnvironment: context.environment)
         let checker = EntryChecker(settings: settings)
+        if context.verbose {
+            let source = context.root?.configurationFile == nil ? "default" : "kb.yaml"
+            context.stderr.print("jobs: \(jobs ?? context.configuration.checkJobs) (\(jobs == nil ? source : "--jobs")), timeout: \(timeout ?? context.configuration.checkTimeout) s per command (\(timeout == nil ? source : "--timeout"))")
+            context.stderr.print("report: \(reportPath.map { EntryLocator.absolute($0, workingDirectory: context.workingDirectory) } ?? context.checkReportPath)")
+        }
         let total = items.count
         let stderr = context.stderr
         let style = context.errorStyle

@@ -32,7 +32,8 @@ public struct InitCommand: KBCommand {
         for language in list where !StarterKnowledgeBase.languages.contains(language) {
             throw UsageError("'--lang' takes languages from \(StarterKnowledgeBase.languages.joined(separator: ", ")), got '\(language)'")
         }
-        guard !list.isEmpty, Set(list).count == list.count else { throw UsageError("'--lang' needs distinct languages, like zh-Hans,en") }
+        guard !list.isEmpty, !list.contains("") else { throw UsageError("'--lang' needs at least one language, like --lang zh-Hans,en") }
+        guard Set(list).count == list.count else { throw UsageError("'--lang' names a language twice") }
         languages = list
         title = arguments.value("--title")
         if let title, title.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageError("'--title' must not be empty") }

@@ -54,6 +54,16 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
             report(nil, .error, "kb.yaml is not valid UTF-8", "invalid-utf8")
             return (configuration, diagnostics)
         }
+        // One document: a second one (after a `---` line) would be silently ignored.
+        var sawContent = false
+        for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if (trimmed == "---" || trimmed.hasPrefix("--- ")) && sawContent {
+                report(SourceLocation(line: number + 1, column: 1), .error, "kb.yaml holds a second YAML document here; settings after it would be ignored, so put them all in one document")
+                return (configuration, diagnostics)
+            }
+            if !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---" { sawContent = true }
+        }
         let root: YAMLNode?
         do {
             root = try YAMLReader.read(bytes[...])

@@ -37,7 +37,7 @@ public struct StarterKnowledgeBase: Sendable {
 
     var configuration: String {
         """
-        # Settings of this knowledge base (all keys: docs/configuration.md of kb).
+        # Settings of this knowledge base (every key: man kb, section KB.YAML).
         title: \(Self.yamlString(title))
         description: "What we tried, what failed and what worked: our troubleshooting notes."
         # Where the site is served; used for sitemap.xml, feed.xml, canonical links and 404.html.

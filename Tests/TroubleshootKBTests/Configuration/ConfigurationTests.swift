@@ -59,6 +59,7 @@ import Testing
         .init(name: "key twice", yaml: "title: A\ntitle: B\n", severity: .error, location: "2:1", message: "'title' is set twice", rule: "config"),
         .init(name: "not a mapping", yaml: "- title\n", severity: .error, location: "1:1", message: "kb.yaml must be a mapping of settings", rule: "config"),
         .init(name: "YAML syntax", yaml: "title: [unclosed\n", severity: .error, location: "2:1", message: "invalid YAML", rule: "config"),
+        .init(name: "two documents", yaml: "title: A\n---\ntitle: B\n", severity: .error, location: "2:1", message: "holds a second YAML document", rule: "config"),
         .init(name: "output is the entries folder", yaml: "entries: notes\noutput: notes\n", severity: .error, location: "2:9", message: "'output' (notes) must be apart from 'entries'", rule: "config"),
         .init(name: "output inside the theme", yaml: "theme: site\noutput: ./site/out\n", severity: .error, location: "2:9", message: "must be apart from 'theme' (site)", rule: "config"),
     ]
