@@ -27,6 +27,9 @@ public struct DraftSection: Sendable {
     public var heading: String?
     public var level: Int
     public var todos: [String] = []
+    /// An attempt drafted from the shape of a blog post (code, then "but …"): its outcome is left
+    /// to the author, not drafted from phrases.
+    public var outcomeLeftToAuthor = false
     public var nodes: [DraftNode] = []
 
     public init(kind: Kind, heading: String?, level: Int, todos: [String] = [], nodes: [DraftNode] = []) {

@@ -110,6 +110,46 @@ enum ImportCues {
         "en": ["previously", "earlier", "original", "before", "old approach", "initial implementation", "how it used to work"],
     ]
 
+    /// Headings of blog-style write-ups that carry the author's solution after the problem
+    /// (`使い方`, `実装`): drafted as the fix.
+    static let implementation: [String: [String]] = [
+        "zh": ["实现方式", "实现方法", "实现", "用法", "使用方法", "使用方式", "做法"],
+        "ko": ["구현 방법", "구현", "사용법", "사용 방법", "적용 방법"],
+        "ja": ["実装方法", "実装", "使い方", "使用方法", "作り方"],
+        "en": ["implementation", "usage", "how to use", "how it works", "the code"],
+    ]
+
+    /// Words that open a paragraph saying the code just shown did not fit (`だが、この方法は…`):
+    /// with that code, drafted as an attempt.
+    static let contrast: [String: [String]] = [
+        "zh": ["但是", "可是", "不过", "然而", "但"],
+        "ko": ["하지만", "그런데", "그러나", "다만"],
+        "ja": ["だが", "しかし", "ところが", "けれど", "ただ、", "でも"],
+        "en": ["however", "but", "unfortunately", "the problem is"],
+    ]
+
+    /// What the drafted attempt is called: the way the write-up shows first.
+    static let commonWay: [String: String] = [
+        "zh": "常见的做法", "ko": "흔히 쓰는 방법", "ja": "よく紹介される方法", "en": "The commonly recommended way",
+    ]
+
+    static func isImplementationHeading(_ heading: String, lang: String) -> Bool {
+        let lowered = heading.lowercased().trimmingCharacters(in: .whitespaces)
+        return (implementation[String(lang.prefix(2))] ?? []).contains { lowered == $0 || lowered.hasPrefix($0 + " ") || lowered.hasPrefix($0 + "：") }
+    }
+
+    /// The contrast word a paragraph opens with, if any.
+    static func contrastWord(_ paragraph: String, lang: String) -> String? {
+        let lowered = paragraph.lowercased()
+        return (contrast[String(lang.prefix(2))] ?? []).first { cue in
+            guard lowered.hasPrefix(cue) else { return false }
+            guard cue.unicodeScalars.first!.isASCII else { return true }
+            // English cues are whole words.
+            let after = lowered.dropFirst(cue.count).first
+            return !(after?.isLetter ?? false)
+        }
+    }
+
     static func isEarlierImplementation(_ heading: String, lang: String) -> Bool {
         let key = String(lang.prefix(2))
         let lowered = heading.lowercased()

@@ -20,6 +20,10 @@ struct StructureMapper {
         case attempt(number: AttemptNumber, heading: String, body: String?)
         case section(SectionKind, heading: String, body: String?)
         case earlierImplementation(heading: String)
+        /// An implementation or usage heading after the problem (`使い方`, `Implementation`): the fix.
+        case fixCandidate(heading: String)
+        /// A further such heading inside the drafted fix: kept as a bold line of the fix.
+        case fixPart(heading: String)
         case unknown(heading: String)
     }
 
@@ -36,6 +40,15 @@ struct StructureMapper {
         var currentSection: SectionKind? {
             if case .section(let kind) = currentKind { return kind }
             return nil
+        }
+        var hasFix: Bool { sections.contains { $0.kind == .section(.fix) } }
+        /// Still in the problem: before any attempt, in the preamble or a problem section.
+        var inProblem: Bool {
+            guard !sawAttempt else { return false }
+            switch currentKind {
+            case nil, .preamble?, .section(.problem)?: return true
+            default: return false
+            }
         }
 
         /// A labelled paragraph joins a directly preceding list of labelled items.
@@ -69,6 +82,7 @@ struct StructureMapper {
             switch block {
             case .paragraph(let lines):
                 collectURLs(lines.joined(separator: "\n"), into: state)
+                if draftAttemptFromContrast(lines, state: state) { continue }
                 if lines.count == 1, let decision = decide(lines[0], inList: false, hasNext: hasNext, state: state) {
                     apply(decision, state: state)
                     continue
@@ -89,7 +103,7 @@ struct StructureMapper {
         var document = DraftDocument(title: title ?? "", titleFromInput: title != nil, lang: lang, sections: state.sections)
         document.references = state.references
         for index in document.sections.indices {
-            if case .attempt(let number) = document.sections[index].kind {
+            if case .attempt(let number) = document.sections[index].kind, !document.sections[index].outcomeLeftToAuthor {
                 inferOutcome(&document.sections[index], number: number)
             }
         }
@@ -126,6 +140,9 @@ struct StructureMapper {
                     // with its text on the next lines (wiki style).
                     starts = ImportText.splitAtLabelColon(line).map { matcher.section(forHeading: $0.head) != nil } ?? false
                     starts = starts || (index == 0 && group.isEmpty && isBareHeading(line))
+                case .fixCandidate, .fixPart:
+                    // `使い方` with its text on the next lines (blog style).
+                    starts = index == 0 && group.isEmpty
                 default: starts = false
                 }
                 if starts {
@@ -184,6 +201,10 @@ struct StructureMapper {
             return .section(kind, heading: line, body: nil)
         }
         guard isBareHeading(line), hasNext else { return nil }
+        if ImportCues.isImplementationHeading(line, lang: lang), !state.inAttempt || state.sawAttempt {
+            if !state.hasFix { return .fixCandidate(heading: line) }
+            if state.currentSection == .fix { return .fixPart(heading: line) }
+        }
         if !state.sawAttempt, !state.inAttempt, ImportCues.isEarlierImplementation(line, lang: lang) {
             return .earlierImplementation(heading: line)
         }
@@ -214,6 +235,13 @@ struct StructureMapper {
             let attemptHeading = "\(vocabulary.attemptWords.first ?? "Attempt") 0\(vocabulary.colon)\(vocabulary.language == "ko" || vocabulary.language == "en" ? " " : "")\(heading)"
             state.sections.append(DraftSection(kind: .attempt(AttemptNumber([0])), heading: attemptHeading, level: Self.attemptLevel,
                                                todos: ["\"\(heading)\" describes the implementation before the attempts; drafted as attempt 0 — check"]))
+        case .fixCandidate(let heading):
+            let space = vocabulary.language == "ko" || vocabulary.language == "en" ? " " : ""
+            state.sections.append(DraftSection(kind: .section(.fix), heading: "\(vocabulary.headingWord(.fix))\(vocabulary.colon)\(space)\(heading)",
+                                               level: Self.sectionLevel,
+                                               todos: ["\"\(heading)\" reads as the author's solution; drafted as the fix — check that it is what finally worked"]))
+        case .fixPart(let heading):
+            state.append(.paragraph(["**\(heading)**"]))
         case .unknown(let heading):
             let loose = looseSectionPrefix(heading)
             if state.inAttempt && loose == nil {
@@ -228,6 +256,28 @@ struct StructureMapper {
             }
             state.sections.append(DraftSection(kind: .notes, heading: heading, level: Self.sectionLevel, todos: [todo]))
         }
+    }
+
+    /// Blog style: in the problem, code the write-up shows and then turns down in a paragraph
+    /// opening with a contrast word (`だが、この方法は…`, `However, …`) is a way that was tried.
+    /// The code and that paragraph become attempt 1, its outcome left for the author.
+    private func draftAttemptFromContrast(_ lines: [String], state: State) -> Bool {
+        guard state.inProblem, let first = lines.first, let word = ImportCues.contrastWord(first, lang: lang),
+              let last = state.sections.last, case .code? = last.nodes.last else { return false }
+        let code = state.sections[state.sections.count - 1].nodes.removeLast()
+        let attemptWord = vocabulary.attemptWords.first ?? "Attempt"
+        let space = vocabulary.language == "ko" || vocabulary.language == "en" ? " " : ""
+        let name = ImportCues.commonWay[String(lang.prefix(2))] ?? "The commonly recommended way"
+        state.sawAttempt = true
+        let written = String(first.prefix(word.count))
+        var attempt = DraftSection(kind: .attempt(AttemptNumber([1])), heading: "\(attemptWord) 1\(vocabulary.colon)\(space)\(name)",
+                                   level: Self.attemptLevel,
+                                   todos: ["the code before \"\(written)…\" reads as a way that was tried and turned down; drafted as attempt 1 with its outcome unknown — give it a title and state its result with an outcome word"])
+        attempt.outcomeLeftToAuthor = true
+        state.sections.append(attempt)
+        state.append(code)
+        mapParagraph(lines, state: state)
+        return true
     }
 
     /// A section word the heading starts with but does not stand apart from (`过程中的几种方案与…`).

@@ -58,7 +58,15 @@ struct ImportFixture: Sendable, CustomTestStringConvertible {
                       drafted: ["2"],
                       factOutcomes: [[.failed], [.failed], [.failed], [.worked]],
                       codeLanguages: ["sh", "sh", "sh", "sh", "json"], mediaNotes: 0, referenceLinks: 2),
-    ]
+        // Blog style, one per language (our own test data): the way commonly shown first, then "but …"
+        // (drafted as attempt 1, outcome left to the author), then usage / implementation headings
+        // (drafted as the fix).
+    ] + ["sheet-dismiss-confirmation.ja", "load-more-at-list-end.zh", "keyboard-covers-button.ko", "urlsession-retry-backoff.en"].map { name in
+        let lang = ["ja": "ja", "zh": "zh-Hans", "ko": "ko", "en": "en"][String(name.split(separator: ".").last!)]!
+        return ImportFixture(name: "\(name) (blog)", path: ownDirectory + "/\(name).txt", id: String(name.split(separator: ".").first!), lang: lang,
+                             attempts: [("1", .unknown)], drafted: [], factOutcomes: [nil],
+                             codeLanguages: ["swift", "swift", "swift"], mediaNotes: 0, referenceLinks: 0)
+    }
 
     func read() -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
