@@ -7,7 +7,7 @@ public enum KBCommandLine {
     nonisolated(unsafe) public static var commands: [any KBCommand.Type] = [
         LintCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, AnalyzeCommand.self, GlossaryCommand.self, BuildCommand.self,
         CheckCommand.self, ImportCommand.self, ExportCommand.self, IndexCommand.self, ScenarioCommand.self, RenderCommand.self,
-        NewCommand.self, InitCommand.self, ThemeCommand.self, CompletionsCommand.self, ManualCommand.self,
+        NewCommand.self, ServeCommand.self, InitCommand.self, ThemeCommand.self, CompletionsCommand.self, ManualCommand.self,
     ]
 
     static let rootHelp = """

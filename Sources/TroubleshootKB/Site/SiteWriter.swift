@@ -458,11 +458,14 @@ final class SiteWriter: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: staging)
     }
 
-    /// SIGINT, SIGTERM or SIGHUP during a build: the staging folders are removed and the process
-    /// exits with 128 + the signal (the previous site was never touched). SIGKILL cannot be
-    /// caught; the next build removes what it leaves (`removeStale`).
-    enum Interruption {
+    /// SIGINT, SIGTERM or SIGHUP during a build: the staging folders (and the folders registered
+    /// for cleanup, such as `kb serve`'s workspace) are removed and the process exits with 128 +
+    /// the signal (the previous site was never touched). Between builds the signal is left to
+    /// the command (`kb serve` stops cleanly). SIGKILL cannot be caught; the next build removes
+    /// what it leaves (`removeStale`).
+    public enum Interruption {
         nonisolated(unsafe) private static var folders: Set<String> = []
+        nonisolated(unsafe) private static var cleanup: Set<String> = []
         private static let lock = NSLock()
         nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
         private static let installOnce: Void = {
@@ -471,9 +474,10 @@ final class SiteWriter: @unchecked Sendable {
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
                     lock.lock()
-                    let pending = folders
+                    let pending = folders, extra = cleanup
                     lock.unlock()
-                    for folder in pending { try? FileManager.default.removeItem(atPath: folder) }
+                    guard !pending.isEmpty else { return }
+                    for folder in pending.union(extra) { try? FileManager.default.removeItem(atPath: folder) }
                     exit(128 + number)
                 }
                 source.resume()
@@ -488,6 +492,12 @@ final class SiteWriter: @unchecked Sendable {
 
         static func unregister(_ folder: String) {
             lock.lock(); folders.remove(folder); lock.unlock()
+        }
+
+        /// A folder also removed when a build is interrupted (it does not mark a build in progress).
+        public static func removeOnInterruption(_ folder: String) {
+            _ = installOnce
+            lock.lock(); cleanup.insert(folder); lock.unlock()
         }
     }
 
