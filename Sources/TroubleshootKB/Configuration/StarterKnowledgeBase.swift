@@ -71,9 +71,8 @@ public struct StarterKnowledgeBase: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func yamlString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
+    /// A YAML double-quoted scalar (the importer's quoting).
+    static func yamlString(_ text: String) -> String { DraftWriter.quoted(text) }
 
     /// GitHub Actions: lint, check and build on every push; `kb` is built from its source.
     static let workflow = """

@@ -125,9 +125,10 @@ public final class PreviewServer: @unchecked Sendable {
         let path = String(target.split(separator: "?", maxSplits: 1).first ?? "/")
         if path == "/__kb/status" {
             let s = currentStatus
-            var json = "{\"version\":\(s.version)"
-            if let error = s.error { json += ",\"error\":" + JSONText.quoted(error) }
-            return (200, "application/json", Data((json + "}").utf8))
+            var object: [String: Any] = ["version": s.version]
+            if let error = s.error { object["error"] = error }
+            let json = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            return (200, "application/json", json)
         }
         guard let decoded = path.removingPercentEncoding, decoded.hasPrefix("/"), !decoded.contains("\0") else {
             return (400, "text/plain", Data("bad path\n".utf8))
@@ -196,29 +197,6 @@ public final class PreviewServer: @unchecked Sendable {
         let text = String(decoding: html, as: UTF8.self)
         guard let range = text.range(of: "</body>", options: .backwards) else { return html + Data(reloadScript.utf8) }
         return Data(text.replacingCharacters(in: range, with: reloadScript + "\n</body>").utf8)
-    }
-}
-
-/// JSON string quoting for small hand-written responses.
-enum JSONText {
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
 

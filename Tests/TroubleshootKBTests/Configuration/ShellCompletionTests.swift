@@ -36,7 +36,7 @@ enum ShellRunner {
     }
 
     static let cases: [Case] = [
-        Case(line: ["kb", "se"], expected: ["search"]),
+        Case(line: ["kb", "se"], expected: ["search", "serve"]),
         Case(line: ["kb", "search", "--l"], expected: ["--lang", "--limit"]),
         Case(line: ["kb", "check", "--format", ""], expected: ["text", "json"]),
         Case(line: ["kb", "search", "--status", "w"], expected: ["workaround"]),
@@ -46,7 +46,7 @@ enum ShellRunner {
         Case(line: ["kb", "theme", ""], expected: ["list", "eject"]),
         Case(line: ["kb", "build", "--ti"], expected: ["--timings"]),
         Case(line: ["kb", "init", "--lang", "k"], expected: ["ko"]),
-        Case(line: ["kb", "--verbose", "se"], expected: ["search"]),
+        Case(line: ["kb", "--verbose", "sea"], expected: ["search"]),
     ]
 
     /// Sources the bash script and calls its completion function as bash does on <TAB>.
