@@ -99,6 +99,9 @@ public struct ImportCommand: KBCommand {
             throw KBError("cannot write \(Self.display(file, context)): \(error.localizedDescription)")
         }
         context.stdout.print("created \(Self.display(file, context))")
+        if context.root == nil && context.environment["KB_ENTRIES"] == nil {
+            context.stderr.print("note: no knowledge base here or above, so the draft went into entries/ of the working directory; run 'kb init' here to make it one")
+        }
         context.stderr.print("draft \(id): \(summary); run 'kb lint' and answer the TODO(kb-import) comments")
         return ExitCode.success
     }
