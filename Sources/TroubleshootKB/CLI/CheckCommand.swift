@@ -14,7 +14,7 @@ public struct CheckCommand: KBCommand {
         The JSON report is written to .kb/check-report.json under the knowledge base root (see \
         docs/scenario-language.md). --jobs and --timeout default to check.jobs and check.timeout of kb.yaml.
         """,
-        arguments: [.init("ids", help: "Entries to check (default: every entry with a scenario file); with --merge, report files.")],
+        arguments: [.init("ids", help: "Entries to check (default: every entry with a scenario file); with --merge, report files.", completion: .entryIDs)],
         options: [
             .init(["--format"], value: "format", help: "Output: text (summary table) or json (the report) (default: text).", choices: ["text", "json"]),
             .init(["--junit"], value: "file", help: "Also write JUnit XML for CI."),

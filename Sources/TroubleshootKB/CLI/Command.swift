@@ -20,6 +20,8 @@ public struct CommandConfiguration: Sendable {
         case words([String])
         /// The names of kb's subcommands (`kb help <subcommand>`).
         case subcommands
+        /// The ids of the knowledge base's entries (`kb list --format ids`).
+        case entryIDs
     }
 
     public struct Option: Sendable {

@@ -3,12 +3,12 @@ public struct ListCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "list",
         abstract: "List entries.",
-        usage: "kb list [--lang <lang>] [--tag <tag>] [--status <status>] [--format text|json]",
+        usage: "kb list [--lang <lang>] [--tag <tag>] [--status <status>] [--format text|json|ids]",
         options: [
             .init(["--lang"], value: "lang", help: "Only entries in this language (zh-Hans, ko, ja, …; 'zh' matches both Chinese scripts)."),
             .init(["--tag"], value: "tag", help: "Only entries with this tag."),
             .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open.", choices: ["resolved", "workaround", "open"]),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
+            .init(["--format"], value: "format", help: "Output format: text, json, or ids (one id per line, for scripts and shell completion) (default: text).", choices: ["text", "json", "ids"]),
         ]
     )
 
@@ -17,12 +17,16 @@ public struct ListCommand: KBCommand {
 
     public init(_ arguments: ParsedArguments) throws {
         filter = try EntryFilter(arguments)
-        format = try arguments.choice("--format", ["text", "json"], default: "text")
+        format = try arguments.choice("--format", ["text", "json", "ids"], default: "text")
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let kb = try KnowledgeBase.load(paths: [context.entriesDirectory], workingDirectory: context.workingDirectory)
         let entries = kb.entries.filter(filter.matches).sorted { $0.id < $1.id }
+        if format == "ids" {
+            for entry in entries { context.stdout.print(entry.id) }
+            return ExitCode.success
+        }
         if format == "json" {
             let rows = entries.map { ListRow(id: $0.id, title: $0.metadata.title, lang: $0.metadata.lang,
                                              status: $0.metadata.status?.rawValue ?? "", tags: $0.metadata.tags,

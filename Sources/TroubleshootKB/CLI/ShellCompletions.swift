@@ -25,12 +25,15 @@ public struct ShellCompletions: Sendable {
         case words([String])
         case directories
         case files
+        /// The knowledge base's entry ids, asked of kb when completing.
+        case entryIDs
         case text
     }
 
     static func valueKind(_ option: CommandConfiguration.Option) -> ValueKind {
         if !option.choices.isEmpty { return .words(option.choices) }
         switch option.valueName {
+        case "id": return .entryIDs
         case "dir": return .directories
         case "file", "reports", "table": return .files
         default: return .text
@@ -47,6 +50,7 @@ public struct ShellCompletions: Sendable {
             case .directories: return .directories
             case .words(let words): return .words(words)
             case .subcommands: return .words(commandNames)
+            case .entryIDs: return .entryIDs
             }
         }
         let repeats = configuration.arguments.last.map { configuration.usage.contains("<\($0.name)> ...") } ?? false
@@ -143,6 +147,7 @@ public struct ShellCompletions: Sendable {
         case .words(let words): return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
         case .directories: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"
         case .files: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
+        case .entryIDs: return "COMPREPLY=($(compgen -W \"$(kb list --format ids 2>/dev/null)\" -- \"$cur\"))"
         case .text: return "COMPREPLY=()"
         }
     }
@@ -191,6 +196,7 @@ public struct ShellCompletions: Sendable {
                         case .words(let words): spec += ":\(value):(\(words.joined(separator: " ")))"
                         case .directories: spec += ":\(value):_files -/"
                         case .files: spec += ":\(value):_files"
+                        case .entryIDs: spec += ":\(value):\(Self.zshEntryIDs)"
                         case .text: spec += ":\(value): "
                         }
                     }
@@ -205,6 +211,7 @@ public struct ShellCompletions: Sendable {
                 case .files?: action = "_files"
                 case .directories?: action = "_files -/"
                 case .words(let words)?: action = "(\(words.joined(separator: " ")))"
+                case .entryIDs?: action = Self.zshEntryIDs
                 case .text?, nil: action = " "
                 }
                 specs.append(Self.zshQuote("\(position):\(argument.name):\(action)"))
@@ -220,6 +227,9 @@ public struct ShellCompletions: Sendable {
         """
         return out
     }
+
+    /// A zsh action offering the entry ids kb lists.
+    static let zshEntryIDs = "{compadd -- ${(f)\"$(kb list --format ids 2>/dev/null)\"}}"
 
     /// A single-quoted zsh word.
     static func zshQuote(_ text: String) -> String {
@@ -257,6 +267,7 @@ public struct ShellCompletions: Sendable {
                     case .words(let words): line += " -x -a " + Self.fishQuote(words.joined(separator: " "))
                     case .directories: line += " -x -a '(__fish_complete_directories)'"
                     case .files: line += " -r -F"
+                    case .entryIDs: line += " -x -a '(kb list --format ids 2>/dev/null)'"
                     case .text: line += " -x"
                     }
                 }
@@ -277,6 +288,7 @@ public struct ShellCompletions: Sendable {
                 case .files?: lines.append("complete -c kb \(when) -F")
                 case .directories?: lines.append("complete -c kb \(when) -x -a '(__fish_complete_directories)'")
                 case .words(let words)?: lines.append("complete -c kb \(when) -x -a " + Self.fishQuote(words.joined(separator: " ")))
+                case .entryIDs?: lines.append("complete -c kb \(when) -x -a '(kb list --format ids 2>/dev/null)'")
                 case .text?, nil: break
                 }
             }

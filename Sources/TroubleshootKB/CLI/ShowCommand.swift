@@ -4,7 +4,7 @@ public struct ShowCommand: KBCommand {
         name: "show",
         abstract: "Show an entry as a timeline: symptoms, attempts, fix, lessons.",
         usage: "kb show <id>",
-        arguments: [.init("id", help: "The entry's id (its folder name).")]
+        arguments: [.init("id", help: "The entry's id (its folder name).", completion: .entryIDs)]
     )
 
     public let id: String

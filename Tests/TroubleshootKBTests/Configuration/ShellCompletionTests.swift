@@ -92,6 +92,22 @@ enum ShellRunner {
         #expect(try Self.bashComplete(["kb", "check", "--format", "json", "--explain", "x", "--jo"], script: script) == ["--jobs"])
     }
 
+    /// Entry ids come from the knowledge base, through the installed kb on PATH.
+    @Test(.enabled(if: InstallTests.hasBinary && ShellRunner.available("bash"), "needs the kb binary and bash"))
+    func bashCompletesEntryIDs() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", directory + "/kb", "--lang", "en,ja"], in: "/").code == 0)
+        let bin = directory + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/kb", withDestinationPath: InstallTests.binary!)
+        let script = directory + "/kb.bash"
+        try Self.completions.script(for: .bash).write(toFile: script, atomically: true, encoding: .utf8)
+        let program = "cd \"$2\"; PATH=\"$3:$PATH\"; source \"$1\"; COMP_WORDS=(kb show example-sort-version-order-j); COMP_CWORD=2; _kb; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let result = try ShellRunner.run("bash", ["-c", program, "bash", script, directory + "/kb/entries", bin])
+        #expect(result.stdout.split(separator: "\n") == ["example-sort-version-order-ja"], "\(result.stdout)\(result.stderr)")
+    }
+
     @Test(.enabled(if: ShellRunner.available("zsh"), "zsh is not installed (scripts/install-deps.sh test installs it)"))
     func zshScriptParses() throws {
         let directory = TestSupport.temporaryDirectory()
