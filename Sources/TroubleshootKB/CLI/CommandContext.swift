@@ -85,7 +85,7 @@ public struct CommandContext: Sendable {
 
     /// Where `kb` keeps derived data (search index, check report): `KB_CACHE`, else `.kb` of
     /// the knowledge base root — or, when that cannot be written (a shared read-only checkout),
-    /// a folder of the user's cache (`$XDG_CACHE_HOME/kb/…`, `~/.cache/kb/…`) named after the root.
+    /// a folder of the user's cache (`$XDG_CACHE_HOME/kb/…`, `~/.cache/kb/…`) named after the root's path.
     public var cacheDirectory: String {
         if let cache = environment["KB_CACHE"] { return EntryLocator.absolute(cache, workingDirectory: workingDirectory) }
         guard let root else { return EntryLocator.absolute(".kb", workingDirectory: workingDirectory) }
@@ -97,12 +97,9 @@ public struct CommandContext: Sendable {
         return (base as NSString).appendingPathComponent("kb/" + Self.cacheName(forRoot: root.path))
     }
 
-    /// The root's folder name and a hash of its path (FNV-1a), so two roots never share a cache.
+    /// The root's whole path as one folder name (`%2Fsrv%2Fteam-kb`), so two roots never share a cache.
     static func cacheName(forRoot path: String) -> String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
-        let name = (path as NSString).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-        return (name.isEmpty ? "root" : name) + "-" + String(hash, radix: 16)
+        path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? "root"
     }
 
     /// The entries folder: `KB_ENTRIES` (relative to the working directory), else the root's

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 
 /// `kb serve`: the site built into a temporary folder and served on loopback, rebuilt when an
 /// entry, the glossary, kb.yaml or the theme changes; open pages reload themselves.
@@ -49,10 +50,10 @@ public struct ServeCommand: KBCommand {
 
         /// Builds the site; nil on success, else what went wrong (the lint errors and the failure).
         func build() -> String? {
-            let errors = DiagnosticList()
+            let errors = Mutex<[String]>([])
             let builder = SiteBuilder(options: options, report: { diagnostic in
                 guard diagnostic.severity == .error else { return }
-                errors.append(diagnostic.formatted)
+                errors.withLock { $0.append(diagnostic.formatted) }
                 stderr.print(LintCommand.format(diagnostic, style: style))
             })
             do {
@@ -61,7 +62,7 @@ public struct ServeCommand: KBCommand {
             } catch {
                 let failure = (error as? SiteBuildError).map { "build failed at \($0.step.rawValue): \($0.path): \($0.message)" } ?? "\(error)"
                 stderr.print("Error: " + failure)
-                return (errors.lines + [failure]).joined(separator: "\n")
+                return (errors.withLock { $0 } + [failure]).joined(separator: "\n")
             }
         }
 
@@ -87,12 +88,12 @@ public struct ServeCommand: KBCommand {
         }
 
         // Ctrl-C (and SIGTERM) end the loop below; the server and the temporary folder go with it.
-        let stop = StopFlag()
+        let stop = Mutex(false)
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.set() }
+            source.setEventHandler { stop.withLock { $0 = true } }
             source.resume()
             return source
         }
@@ -100,7 +101,7 @@ public struct ServeCommand: KBCommand {
         if let file = context.root?.configurationFile { watched.append(file) }
         if let theme { watched.append(theme) }
         var snapshot = SourceSnapshot.take(watched)
-        while !stop.isSet {
+        while !stop.withLock({ $0 }) {
             usleep(250_000)
             let now = SourceSnapshot.take(watched)
             guard now != snapshot else { continue }
@@ -121,20 +122,4 @@ public struct ServeCommand: KBCommand {
         stdout.print("stopped")
         return ExitCode.success
     }
-}
-
-/// Diagnostics gathered from the builder's report callback (called from its threads).
-final class DiagnosticList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func append(_ line: String) { lock.lock(); items.append(line); lock.unlock() }
-    var lines: [String] { lock.lock(); defer { lock.unlock() }; return items }
-}
-
-/// Set once from a signal handler's queue, read by the watch loop.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +12,7 @@ import Darwin
 /// small script that polls `/__kb/status` and reloads the page, keeping its scroll position,
 /// when the site was rebuilt — or shows the build error over the page while the last good
 /// site stays served.
-public final class PreviewServer: @unchecked Sendable {
+public final class PreviewServer: Sendable {
     /// What the pages poll: the build's number and, when the last rebuild failed, why.
     public struct Status: Sendable, Equatable {
         public var version: Int
@@ -21,9 +22,8 @@ public final class PreviewServer: @unchecked Sendable {
     let root: String
     private let listener: Int32
     public let port: Int
-    private let lock = NSLock()
-    private var status = Status(version: 1, error: nil)
-    private var stopped = false
+    private let status = Mutex(Status(version: 1, error: nil))
+    private let stopped = Mutex(false)
     private let connections = DispatchQueue(label: "kb.serve.connections", attributes: .concurrent)
 
     /// Binds `host:port` (port 0 picks a free one) for the site in `root`.
@@ -63,14 +63,12 @@ public final class PreviewServer: @unchecked Sendable {
 
     /// Records a rebuild: a new version, or the error of a failed one (the old site stays).
     public func update(error: String?) {
-        lock.lock(); defer { lock.unlock() }
-        if let error { status.error = error } else { status = Status(version: status.version + 1, error: nil) }
+        status.withLock { status in
+            if let error { status.error = error } else { status = Status(version: status.version + 1, error: nil) }
+        }
     }
 
-    public var currentStatus: Status {
-        lock.lock(); defer { lock.unlock() }
-        return status
-    }
+    public var currentStatus: Status { status.withLock { $0 } }
 
     /// Accepts connections on a thread of its own until `stop()`.
     public func start() {
@@ -78,8 +76,7 @@ public final class PreviewServer: @unchecked Sendable {
             while true {
                 let client = accept(listener, nil, nil)
                 if client < 0 {
-                    lock.lock(); let done = stopped; lock.unlock()
-                    if done { return }
+                    if stopped.withLock({ $0 }) { return }
                     continue
                 }
                 connections.async { self.handle(client) }
@@ -88,7 +85,7 @@ public final class PreviewServer: @unchecked Sendable {
     }
 
     public func stop() {
-        lock.lock(); stopped = true; lock.unlock()
+        stopped.withLock { $0 = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }

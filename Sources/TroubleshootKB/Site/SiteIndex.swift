@@ -98,6 +98,9 @@ struct SiteIndex: Sendable {
     let feed: [Int]
     /// The greatest `updated` of all entries (`1970-01-01` when there are none).
     let updated: String
+    /// Whether the site has the navigation-bar model's page: only when an entry is checked
+    /// against the model (its scenario names the world, or its check result lists model rules).
+    let hasModelPage: Bool
 
     static let feedLimit = 100
     /// Entries per page of a tag or language list.
@@ -109,14 +112,6 @@ struct SiteIndex: Sendable {
 
     func entry(id: String) -> SiteEntry? { positionByID[id].map { entries[$0] } }
 
-    /// Whether the site has the navigation-bar model's page: only when an entry is checked
-    /// against the model (its scenario names the world, or its check result lists model rules).
-    var hasModelPage: Bool {
-        entries.contains { entry in
-            entry.scenario?.text.contains("@world:" + NavigationBarWorld.worldName) == true
-                || entry.check?.attempts.contains { !$0.rules.isEmpty } == true
-        }
-    }
 
     /// The folders pages are written in.
     var pageFolders: Set<String> {
@@ -202,8 +197,12 @@ struct SiteIndex: Sendable {
 
         let feed = Array(byDate.prefix(feedLimit))
         let updated = byDate.first.map { entries[$0].updated } ?? "1970-01-01"
+        let modelWorld = "@world:" + NavigationBarWorld.worldName
+        let hasModelPage = entries.contains { entry in
+            entry.scenario?.text.contains(modelWorld) == true || entry.check?.attempts.contains { !$0.rules.isEmpty } == true
+        }
         return SiteIndex(entries: entries, positionByID: positionByID, tags: tags, languages: languages,
-                         symptoms: symptoms, feed: feed, updated: updated)
+                         symptoms: symptoms, feed: feed, updated: updated, hasModelPage: hasModelPage)
     }
 
     /// Links sorted by phrase (UTF-8 bytes, that is code points), then by entry. Links come in

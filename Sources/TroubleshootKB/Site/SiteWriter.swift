@@ -463,7 +463,7 @@ final class SiteWriter: @unchecked Sendable {
     /// the signal (the previous site was never touched). Between builds the signal is left to
     /// the command (`kb serve` stops cleanly). SIGKILL cannot be caught; the next build removes
     /// what it leaves (`removeStale`).
-    public enum Interruption {
+    enum Interruption {
         nonisolated(unsafe) private static var folders: Set<String> = []
         nonisolated(unsafe) private static var cleanup: Set<String> = []
         private static let lock = NSLock()
@@ -495,7 +495,7 @@ final class SiteWriter: @unchecked Sendable {
         }
 
         /// A folder also removed when a build is interrupted (it does not mark a build in progress).
-        public static func removeOnInterruption(_ folder: String) {
+        static func removeOnInterruption(_ folder: String) {
             _ = installOnce
             lock.lock(); cleanup.insert(folder); lock.unlock()
         }

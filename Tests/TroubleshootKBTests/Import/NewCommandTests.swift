@@ -79,18 +79,7 @@ import Testing
     @Test func fromFileIsImportWrite() throws {
         let root = Self.knowledgeBase()
         defer { TestSupport.remove(root) }
-        TestSupport.write("""
-            Widget shows stale values after saving
-
-            The widget keeps showing the old goal after the app saves a new one.
-
-            Attempt 1: reload all timelines
-            WidgetCenter.shared.reloadAllTimelines()
-            Result: failed, the value is still old.
-
-            Fix
-            Read and write through UserDefaults(suiteName:).
-            """, to: root + "/raw.txt")
+        TestSupport.write(ImportCommandTests.raw, to: root + "/raw.txt")
         let result = TestSupport.kb(["new", "--from", "raw.txt"], in: root, environment: ["KB_IMPORT_DATE": "2026-04-01"])
         #expect(result.code == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: root + "/entries/widget-shows-stale-values-after-saving/entry.md"))
