@@ -290,7 +290,7 @@ struct EntryPageRenderer {
                 html.raw(">")
                 html.text(other.title)
                 html.raw("</a> ")
-                Fragments.statusBadge(other.entry.metadata.status, strings: strings, into: &html)
+                Fragments.statusBadge(other.status, strings: strings, into: &html)
                 html.raw("</li>\n")
             } else {
                 html.raw("<li>")

@@ -64,7 +64,6 @@ struct FeedRenderer {
         out.raw("</name></author>\n")
         for position in index.feed {
             let item = index.entries[position]
-            let meta = item.entry.metadata
             let url = base.url(item.path)
             out.raw("<entry")
             out.attribute("xml:lang", item.lang)
@@ -77,14 +76,14 @@ struct FeedRenderer {
             out.raw("/>\n<updated>")
             out.text(Self.timestamp(item.updated))
             out.raw("</updated>\n")
-            for tag in meta.tags where !tag.isEmpty {
+            for tag in item.tags where !tag.isEmpty {
                 out.raw("<category")
                 out.attribute("term", tag)
                 out.raw("/>\n")
             }
-            if !meta.summary.isEmpty {
+            if !item.summary.isEmpty {
                 out.raw("<summary type=\"text\">")
-                out.text(meta.summary)
+                out.text(item.summary)
                 out.raw("</summary>\n")
             }
             out.raw("</entry>\n")

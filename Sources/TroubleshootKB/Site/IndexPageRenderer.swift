@@ -359,15 +359,7 @@ struct EntryListItems: Sendable {
     let lines: [[UInt8]]
 
     init(index: SiteIndex) {
-        let count = index.entries.count
-        let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: count)
-        results.initialize(repeating: [])
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
-        DispatchQueue.concurrentPerform(iterations: count) { position in
-            output[position] = Self.line(index.entries[position])
-        }
-        lines = Array(results)
+        lines = index.entries.map(\.listLine)
     }
 
     func write(_ position: Int, root: String, into html: inout HTMLBuffer) {

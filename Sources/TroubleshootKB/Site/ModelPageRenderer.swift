@@ -8,9 +8,9 @@ struct ModelPageRenderer {
 
     func render(rules: [NavigationBarRule] = NavigationBarRules.catalogue) -> String {
         let layout = PageLayout(path: SitePaths.navigationBarModel, lang: "en", strings: .english, base: base, settings: settings)
-        var usedBy: [String: [SiteEntry]] = [:]
-        for entry in index.entries {
-            let exercised = Set(entry.check?.attempts.flatMap(\.rules) ?? [])
+        var usedBy: [String: [SiteListing]] = [:]
+        for (position, entry) in index.entries.enumerated() {
+            let exercised = Set(index.checks[position]?.attempts.flatMap(\.rules) ?? [])
             for rule in exercised { usedBy[rule, default: []].append(entry) }
         }
         var main = "<h1>The navigation-bar model</h1>\n"

@@ -149,11 +149,12 @@ public struct SiteBuilder: Sendable {
             writer.discard()
         }
         let index: SiteIndex
+        let siteEntries: [SiteEntry]
         do {
             try validate(parsed!, locations: locations, locatorDiagnostics: locatorDiagnostics)
             BackgroundRelease.release([parsed.take() as Any])
             clock.lap(.validate)
-            index = try makeIndex(entries, scenarios: scenarios, report: checkReport)
+            (index, siteEntries) = try makeIndex(entries, scenarios: scenarios, report: checkReport)
             clock.lap(.index)
             progress(.index, 0, 1)
             if let problem = glossaryError {
@@ -174,7 +175,7 @@ public struct SiteBuilder: Sendable {
         do {
             let pages: Int
             do {
-                pages = try render(index, base: base, into: writer)
+                pages = try render(index, entries: siteEntries, base: base, into: writer)
                 clock.lap(.render)
                 try write(assets: assets, isPage: index.isPage, into: writer)
             } catch {
@@ -191,7 +192,7 @@ public struct SiteBuilder: Sendable {
             // Entries, pages' index and search data are hundreds of thousands of allocations;
             // they are freed on a thread of their own, so the caller (often a process about to
             // exit) does not wait for that.
-            BackgroundRelease.release([consume index, consume search])
+            BackgroundRelease.release([consume index, consume siteEntries, consume search])
             return summary
         } catch {
             abandon()
@@ -428,8 +429,8 @@ public struct SiteBuilder: Sendable {
     // MARK: index
 
     /// The parsed entries (each copied once, into its `SiteEntry`) with their scenario files and
-    /// latest check results, grouped and sorted.
-    func makeIndex(_ entries: [Entry?], scenarios: [(name: String, text: String)?], report: SiteCheckReport?) throws -> SiteIndex {
+    /// latest check results, sorted by id, and the index over their listings.
+    func makeIndex(_ entries: [Entry?], scenarios: [(name: String, text: String)?], report: SiteCheckReport?) throws -> (SiteIndex, [SiteEntry]) {
         let checks = report?.latestByEntry() ?? [:]
         var items: [SiteEntry] = []
         items.reserveCapacity(entries.count)
@@ -437,7 +438,11 @@ public struct SiteBuilder: Sendable {
             let check = checks.isEmpty ? nil : checks[entries[k]!.id]
             items.append(SiteEntry(entry: entries[k]!, scenario: scenarios[k], check: check))
         }
-        return try SiteIndex.make(items)
+        items.sort { $0.id < $1.id }
+        let sorted = items
+        let listings = Linter.parallelMap(sorted.count) { SiteListing(sorted[$0]) }
+        let paths = Dictionary(sorted.map { ($0.id, $0.entry.path) }, uniquingKeysWith: { first, _ in first })
+        return (try SiteIndex.make(listings, checks: checks, pathOf: { paths[$0] ?? $0 }), sorted)
     }
 
     // MARK: render
@@ -451,65 +456,91 @@ public struct SiteBuilder: Sendable {
         case symptomGroup(Int, page: Int)
     }
 
-    /// Renders every page on all cores and writes it into the staging folder. Pages are built as
-    /// bytes in buffers that are reused from page to page and written as they are (no string,
-    /// no copy). Returns the number of pages.
-    func render(_ index: SiteIndex, base: BaseURL, into writer: SiteWriter) throws -> Int {
+    /// Every page of the site: home, symptoms, 404, sitemap, feed, the model page when there is
+    /// one, then each entry, each page of each tag and language list and of each symptom group.
+    static func pages(of index: SiteIndex) -> [Page] {
         var list: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
         if index.hasModelPage { list.append(.model) }
         list.reserveCapacity(index.entries.count + index.tags.count + index.languages.count + 64)
         list += index.entries.indices.map(Page.entry)
+        list += listPages(of: index)
+        return list
+    }
+
+    /// The pages of the tag and language lists and of the symptom groups.
+    static func listPages(of index: SiteIndex) -> [Page] {
+        var list: [Page] = []
         for (k, group) in index.tags.enumerated() { for page in 1...group.pageCount { list.append(.tag(k, page: page)) } }
         for (k, group) in index.languages.enumerated() { for page in 1...group.pageCount { list.append(.language(k, page: page)) } }
         for (k, group) in index.symptoms.enumerated() where group.pageCount > 0 {
             for page in 1...group.pageCount { list.append(.symptomGroup(k, page: page)) }
         }
-        let pages = list
+        return list
+    }
+
+    /// The site-relative path of a page.
+    static func path(of page: Page, in index: SiteIndex) -> String {
+        switch page {
+        case .home: SitePaths.home
+        case .symptoms: SitePaths.symptoms
+        case .notFound: SitePaths.notFound
+        case .sitemap: SitePaths.sitemap
+        case .feed: SitePaths.feed
+        case .model: SitePaths.navigationBarModel
+        case .entry(let i): index.entries[i].path
+        case .tag(let k, let page): index.tags[k].path(page: page)
+        case .language(let k, let page): index.languages[k].path(page: page)
+        case .symptomGroup(let k, let page): index.symptoms[k].path(page: page)
+        }
+    }
+
+    /// Renders every page on all cores and writes it into the staging folder. Pages are built as
+    /// bytes in buffers that are reused from page to page and written as they are (no string,
+    /// no copy). Returns the number of pages.
+    func render(_ index: SiteIndex, entries: [SiteEntry], base: BaseURL, into writer: SiteWriter) throws -> Int {
         try writer.createFolders(index.pageFolders)
+        let pages = Self.pages(of: index)
+        let files = SiteWriter.Pages(writer, label: "pages")
+        render(pages, of: index, entry: { entries[$0] }, base: base, buffers: files) { path, buffer, position in
+            files.add(path, buffer, position: position)
+        }
+        try files.finish()
+        return pages.count
+    }
+
+    /// Renders `pages` on all cores, each into a buffer taken from `buffers` and handed to
+    /// `done` with its path and position in `pages`. `entry(i)` is the parsed entry of the entry
+    /// page `.entry(i)` (asked only for the entry pages in `pages`).
+    func render(_ pages: [Page], of index: SiteIndex, entry: @escaping @Sendable (Int) -> SiteEntry, base: BaseURL,
+                buffers: SiteWriter.Pages? = nil, done: @escaping @Sendable (String, SiteWriter.Pages.Buffer, Int) -> Void) {
         let settings = options.settings
         let entryRenderer = EntryPageRenderer(index: index, base: base, settings: settings)
         let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index), settings: settings)
         let feedRenderer = FeedRenderer(index: index, base: base, settings: settings)
         let count = pages.count
-        let next = Counter(), done = Counter()
-        // Pages render on all cores into buffers that one thread writes (see SiteWriter.Pages).
-        let files = SiteWriter.Pages(writer, label: "pages")
-        DispatchQueue.concurrentPerform(iterations: max(1, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+        let next = Counter(), rendered = Counter()
+        DispatchQueue.concurrentPerform(iterations: max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))) { _ in
             while true {
                 let position = next.increment() - 1
                 guard position < count else { break }
-                let buffer = files.take()
-                let path: String
-                switch pages[position] {
-                case .home: path = SitePaths.home; listRenderer.home(into: &buffer.html)
-                case .symptoms: path = SitePaths.symptoms; listRenderer.symptoms(into: &buffer.html)
-                case .notFound: path = SitePaths.notFound; listRenderer.notFound(into: &buffer.html)
-                case .sitemap: path = SitePaths.sitemap; feedRenderer.sitemap(into: &buffer.html)
-                case .feed: path = SitePaths.feed; feedRenderer.feed(into: &buffer.html)
-                case .model: path = SitePaths.navigationBarModel; buffer.html.raw(ModelPageRenderer(index: index, base: base, settings: settings).render())
-                case .entry(let i):
-                    let item = index.entries[i]
-                    path = item.path
-                    entryRenderer.render(item, into: &buffer.html)
-                case .tag(let k, let page):
-                    let group = index.tags[k]
-                    path = group.path(page: page)
-                    listRenderer.tagPage(group, page: page, into: &buffer.html)
-                case .language(let k, let page):
-                    let group = index.languages[k]
-                    path = group.path(page: page)
-                    listRenderer.languagePage(group, page: page, into: &buffer.html)
-                case .symptomGroup(let k, let page):
-                    let group = index.symptoms[k]
-                    path = group.path(page: page)
-                    listRenderer.symptomPage(group, page: page, into: &buffer.html)
+                let buffer = buffers?.take() ?? SiteWriter.Pages.Buffer()
+                let page = pages[position]
+                switch page {
+                case .home: listRenderer.home(into: &buffer.html)
+                case .symptoms: listRenderer.symptoms(into: &buffer.html)
+                case .notFound: listRenderer.notFound(into: &buffer.html)
+                case .sitemap: feedRenderer.sitemap(into: &buffer.html)
+                case .feed: feedRenderer.feed(into: &buffer.html)
+                case .model: buffer.html.raw(ModelPageRenderer(index: index, base: base, settings: settings).render())
+                case .entry(let i): entryRenderer.render(entry(i), into: &buffer.html)
+                case .tag(let k, let page): listRenderer.tagPage(index.tags[k], page: page, into: &buffer.html)
+                case .language(let k, let page): listRenderer.languagePage(index.languages[k], page: page, into: &buffer.html)
+                case .symptomGroup(let k, let page): listRenderer.symptomPage(index.symptoms[k], page: page, into: &buffer.html)
                 }
-                files.add(path, buffer, position: position)
-                progress(.render, done.increment(), count)
+                done(Self.path(of: page, in: index), buffer, position)
+                progress(.render, rendered.increment(), count)
             }
         }
-        try files.finish()
-        return count
     }
 
     // MARK: write

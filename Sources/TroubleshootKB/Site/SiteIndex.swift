@@ -86,7 +86,9 @@ struct SymptomGroup: Sendable {
 /// (the `index` step).
 struct SiteIndex: Sendable {
     /// Sorted by id.
-    let entries: [SiteEntry]
+    let entries: [SiteListing]
+    /// The latest check result of each entry (by position), when the check report has one.
+    let checks: [SiteCheckReport.EntryResult?]
     let positionByID: [String: Int]
     /// Sorted by tag.
     let tags: [ListGroup]
@@ -110,7 +112,7 @@ struct SiteIndex: Sendable {
     /// Symptom links per page of a symptom group.
     static let symptomPageSize = 500
 
-    func entry(id: String) -> SiteEntry? { positionByID[id].map { entries[$0] } }
+    func entry(id: String) -> SiteListing? { positionByID[id].map { entries[$0] } }
 
 
     /// The folders pages are written in.
@@ -137,17 +139,20 @@ struct SiteIndex: Sendable {
         return false
     }
 
-    /// Builds the index. Throws when two tags would share a folder or an id is unusable as a folder name.
-    static func make(_ siteEntries: [SiteEntry]) throws -> SiteIndex {
-        let entries = siteEntries.sorted { $0.id < $1.id }
+    /// Builds the index from every entry's listing and the check report's latest results by
+    /// entry id. Throws when two tags would share a folder or an id is unusable as a folder name.
+    static func make(_ listings: [SiteListing], checks checksByID: [String: SiteCheckReport.EntryResult] = [:],
+                     pathOf: (String) -> String = { $0 }) throws -> SiteIndex {
+        let entries = listings.sorted { $0.id < $1.id }
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(entries.count)
         for (position, item) in entries.enumerated() {
             guard SitePaths.isPlainID(item.id) else {
-                throw SiteBuildError(step: .index, path: item.entry.path, message: "id '\(item.id)' cannot be used as a folder name")
+                throw SiteBuildError(step: .index, path: pathOf(item.id), message: "id '\(item.id)' cannot be used as a folder name")
             }
             positionByID[item.id] = position
         }
+        let checks = checksByID.isEmpty ? [SiteCheckReport.EntryResult?](repeating: nil, count: entries.count) : entries.map { checksByID[$0.id] }
         // Newest first, then by id: the entries are sorted by id, so ties keep their position order.
         let byDate = entries.indices.sorted { a, b in
             let x = entries[a].updated, y = entries[b].updated
@@ -158,7 +163,7 @@ struct SiteIndex: Sendable {
         var byLang: [String: [Int]] = [:]
         for position in byDate {
             let item = entries[position]
-            let tags = item.entry.metadata.tags
+            let tags = item.tags
             for (k, tag) in tags.enumerated() where !tag.isEmpty && !tags[..<k].contains(tag) {
                 byTag[tag, default: []].append(position)
             }
@@ -169,7 +174,7 @@ struct SiteIndex: Sendable {
         for tag in tagNames {
             let slug = SitePaths.tagSlug(tag)
             if let other = slugOwner[slug] {
-                let path = entries[byTag[tag]![0]].entry.path
+                let path = pathOf(entries[byTag[tag]![0]].id)
                 throw SiteBuildError(step: .index, path: path, message: "tags '\(other)' and '\(tag)' would share the folder tags/\(slug)")
             }
             slugOwner[slug] = tag
@@ -177,18 +182,13 @@ struct SiteIndex: Sendable {
         let tags = tagNames.map { ListGroup(name: $0, folder: SitePaths.tagFolder($0), entries: byTag[$0]!) }
         let languages = byLang.keys.sorted().map { ListGroup(name: $0, folder: SitePaths.languageFolder($0), entries: byLang[$0]!) }
 
-        // Symptom links per entry, worked out in parallel (matching phrases against attempts is the slow part).
-        let count = entries.count
-        let perEntry = UnsafeMutableBufferPointer<[SymptomLink]>.allocate(capacity: count)
-        perEntry.initialize(repeating: [])
-        defer { perEntry.deinitialize(); perEntry.deallocate() }
-        nonisolated(unsafe) let output = perEntry
-        DispatchQueue.concurrentPerform(iterations: count) { position in
-            output[position] = symptomLinks(of: entries[position], position: position)
-        }
         var groups: [ScriptLanguage: [SymptomLink]] = [:]
-        for links in perEntry {
-            for link in links { groups[link.language, default: []].append(link) }
+        for (position, item) in entries.enumerated() {
+            for symptom in item.symptoms {
+                let language = ScriptLanguage.detect(symptom.phrase)
+                groups[language, default: []].append(SymptomLink(phrase: symptom.phrase, language: language, entry: position,
+                                                                 fragment: symptom.fragment))
+            }
         }
         let symptoms = ScriptLanguage.displayOrder.compactMap { language -> SymptomGroup? in
             guard let links = groups[language] else { return nil }
@@ -197,11 +197,10 @@ struct SiteIndex: Sendable {
 
         let feed = Array(byDate.prefix(feedLimit))
         let updated = byDate.first.map { entries[$0].updated } ?? "1970-01-01"
-        let modelWorld = "@world:" + NavigationBarWorld.worldName
-        let hasModelPage = entries.contains { entry in
-            entry.scenario?.text.contains(modelWorld) == true || entry.check?.attempts.contains { !$0.rules.isEmpty } == true
+        let hasModelPage = entries.indices.contains { k in
+            entries[k].usesModelWorld || checks[k]?.attempts.contains { !$0.rules.isEmpty } == true
         }
-        return SiteIndex(entries: entries, positionByID: positionByID, tags: tags, languages: languages,
+        return SiteIndex(entries: entries, checks: checks, positionByID: positionByID, tags: tags, languages: languages,
                          symptoms: symptoms, feed: feed, updated: updated, hasModelPage: hasModelPage)
     }
 
@@ -243,12 +242,12 @@ struct SiteIndex: Sendable {
     /// The symptom phrases of one entry, each linking to the phrase on the entry page or to the
     /// one attempt whose title or observed failure (`Attempt.failure`) quotes it, compared
     /// lower-cased.
-    static func symptomLinks(of item: SiteEntry, position: Int) -> [SymptomLink] {
+    static func symptomLinks(of item: SiteEntry) -> [SiteListing.Symptom] {
         let symptoms = item.entry.metadata.symptoms
         let attempts = item.entry.attempts
         var texts: [AttemptText]? = nil
         var seen: [String] = []
-        var links: [SymptomLink] = []
+        var links: [SiteListing.Symptom] = []
         for number in symptoms.indices {
             let trimmed = symptoms[number].trimmingSpaces()
             guard !trimmed.isEmpty, !seen.contains(trimmed) else { continue }
@@ -266,8 +265,7 @@ struct SiteIndex: Sendable {
                 }
                 if match >= 0 { fragment = attempts[match].anchor }
             }
-            links.append(SymptomLink(phrase: trimmed, language: ScriptLanguage.detect(trimmed), entry: position,
-                                     fragment: fragment ?? "symptom-\(number + 1)"))
+            links.append(SiteListing.Symptom(phrase: trimmed, fragment: fragment ?? "symptom-\(number + 1)"))
         }
         return links
     }
