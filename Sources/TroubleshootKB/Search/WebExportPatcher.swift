@@ -196,8 +196,13 @@ struct WebExportPatcher {
                                   shard: Int(version.hashes[r] % UInt32(shardCount))))
             return changes.count - 1
         }
-        for r in after.tokens.indices { changes[add(after, r)].newRank = r }
-        for r in before.tokens.indices { changes[add(before, r)].oldRank = r }
+        // Texts that tokenize alike (a new URL, language, status, tags, label or anchor) leave
+        // every postings file as it is.
+        let sameTokens = before.tokens == after.tokens && before.records == after.records
+        if !sameTokens {
+            for r in after.tokens.indices { changes[add(after, r)].newRank = r }
+            for r in before.tokens.indices { changes[add(before, r)].oldRank = r }
+        }
         for c in changes.indices { try splice(&changes[c], before: before, after: after) }
 
         // Counts, the shard count, and the order of the tokens with files of their own.
