@@ -23,6 +23,9 @@ public struct SearchWebExport: Sendable {
     public var docs: [Data]
     /// `search-filters.json`: language, tags and status of every document (loaded only to filter).
     public var filters: Data
+    /// What `SearchWebPatch` needs besides the files to patch this export after one document
+    /// changed (the caller keeps it with the files, e.g. in the build manifest).
+    public var patchState: SearchWebPatch.State? = nil
 
     /// Version of the web format (5: postings in 90-character varints with one head per
     /// record; document files without repeated titles and empty anchors and labels).
@@ -245,7 +248,6 @@ extension SearchWebExport {
         for chunk in chunks { for f in 0..<fc { totalLength[f] += chunk.totalLength[f] } }
         let averageFieldLengths = totalLength.map { n == 0 ? 0 : Double($0) / Double(n) }
         let idf = df.map { SearchIndex.idf(df: Double($0), n: Double(n)) }
-        let idfUnknown = SearchIndex.idf(df: 0, n: Double(n))
 
         // Shards and token files.
         var ownFile = [Int32](repeating: -1, count: v)
@@ -360,7 +362,25 @@ extension SearchWebExport {
         }
         let files = postingsWriter == nil ? Array(fileBuffer) : []
 
-        // Metadata: parameters and glossary, nothing per document.
+        let meta = metaFile(parameters: parameters, glossary: glossary, averageFieldLengths: averageFieldLengths,
+                            documentCount: n, tokenCount: v, shardCount: shardCount, framing: framing)
+        let filters = filtersFile(documentCount: n, framing: framing) { filterBuffer[$0] }
+
+        var export = SearchWebExport(meta: meta, shards: files.isEmpty ? [] : Array(files[0..<shardCount]),
+                                     tokenFiles: files.isEmpty ? [] : Array(files[shardCount...]),
+                                     docs: documentSink == nil ? Array(docBuffer) : [], filters: filters)
+        export.patchState = SearchWebPatch.State(documentCount: n, tokenCount: v, shardCount: shardCount,
+                                                 tokenFileCount: ownFileTokens.count, ownFileRecords: ownFileRecords,
+                                                 inlineBytes: inlineBytes,
+                                                 shardCountRequested: requestedShards != nil)
+        return export
+    }
+
+    /// `search-meta.json`: parameters and glossary, nothing per document.
+    static func metaFile(parameters: SearchParameters, glossary: SearchGlossary, averageFieldLengths: [Double],
+                         documentCount n: Int, tokenCount v: Int, shardCount: Int, framing: Framing) -> Data {
+        let version = SearchWebExport.formatVersion
+        let idfUnknown = SearchIndex.idf(df: 0, n: Double(n))
         var m = WebBytes()
         open(&m, framing, "meta", 0)
         m.raw("{\"format\":\"kb-search\",\"version\":"); m.int(version)
@@ -385,8 +405,12 @@ extension SearchWebExport {
         }
         m.raw("]}")
         close(&m, framing)
+        return m.take()
+    }
 
-        // Filters: distinct values and per document indexes, as base-64 varints.
+    /// `search-filters.json`: distinct values and per document indexes, as base-64 varints;
+    /// `document(d)` is the language, status and tags of document d.
+    static func filtersFile(documentCount n: Int, framing: Framing, _ document: (Int) -> (String, String, [String])) -> Data {
         var values: [String] = []
         var valueIndex: [String: Int] = [:]
         func value(_ s: String) -> UInt32 {
@@ -397,7 +421,7 @@ extension SearchWebExport {
         }
         var filterDocs = WebVarints()
         for d in 0..<n {
-            let (lang, status, tags) = filterBuffer[d]
+            let (lang, status, tags) = document(d)
             filterDocs.append(value(lang))
             filterDocs.append(value(status))
             filterDocs.append(UInt32(tags.count))
@@ -405,16 +429,13 @@ extension SearchWebExport {
         }
         var fw = WebBytes()
         open(&fw, framing, "filters", 0)
-        fw.raw("{\"v\":"); fw.int(version); fw.raw(",\"values\":[")
+        fw.raw("{\"v\":"); fw.int(SearchWebExport.formatVersion); fw.raw(",\"values\":[")
         for (i, v) in values.enumerated() { if i > 0 { fw.raw(",") }; fw.string(v) }
         fw.raw("],\"docs\":\"")
         filterDocs.bytes.withUnsafeBufferPointer { fw.append($0) }
         fw.raw("\"}")
         close(&fw, framing)
-
-        return SearchWebExport(meta: m.take(), shards: files.isEmpty ? [] : Array(files[0..<shardCount]),
-                               tokenFiles: files.isEmpty ? [] : Array(files[shardCount...]),
-                               docs: documentSink == nil ? Array(docBuffer) : [], filters: fw.take())
+        return fw.take()
     }
 
     /// A power of two so that shards hold about `defaultShardBytes` each, and at most about one
