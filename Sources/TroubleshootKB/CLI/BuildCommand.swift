@@ -6,18 +6,25 @@ public struct BuildCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "build",
         abstract: "Build the static site (default: _site/).",
-        usage: "kb build [--out <dir>] [--base-url <path-or-url>] [--unsafe-html] [--timings]",
+        usage: "kb build [--out <dir>] [--base-url <path-or-url>] [--unsafe-html] [--clean] [--timings]",
         discussion: """
         Reads the entries folder, the check report (.kb/check-report.json) when present, and the
         theme: the built-in one, with the files of kb.yaml's 'theme' folder (or KB_SITE) in place
         of its own. Lint errors stop the build; the previous site is replaced only when the new one
         is complete. Pages link to each other relatively, so the site works on any host, under a
         sub-path and straight from disk. See docs/site.md and docs/configuration.md.
+
+        Over a site it built before, kb build rebuilds only what changed: the pages of the edited
+        entries, the lists, symptom pages and related links that show them, and the search files
+        their words are in; the result equals a clean build's. It builds everything again when
+        entries were added, removed or renamed, when many changed, and when the options, kb.yaml's
+        site settings, the theme, the glossary, the check report or kb itself changed.
         """,
         options: [
             .init(["--out"], value: "dir", help: "Output folder (default: kb.yaml's 'output' under the root, else _site)."),
             .init(["--base-url"], value: "path-or-url", help: "Where the site is served (/kb/ or https://example.com/kb/); used only in sitemap.xml, feed.xml, canonical links and 404.html (default: kb.yaml's 'base_url')."),
             .init(["--unsafe-html"], help: "Keep raw HTML written in entries (omitted by default)."),
+            .init(["--clean"], help: "Build every page and search file again, even over a site kb build made."),
             .init(["--timings"], help: "After the summary, print the seconds each build step took (to standard error)."),
         ]
     )
@@ -27,6 +34,8 @@ public struct BuildCommand: KBCommand {
     public let baseURL: String?
     public let unsafeHTML: Bool
     public let timings: Bool
+    /// `--clean`: no incremental build.
+    public let clean: Bool
 
     public init(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.isEmpty else {
@@ -40,6 +49,7 @@ public struct BuildCommand: KBCommand {
         }
         unsafeHTML = arguments.flag("--unsafe-html")
         timings = arguments.flag("--timings")
+        clean = arguments.flag("--clean")
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
@@ -55,7 +65,7 @@ public struct BuildCommand: KBCommand {
             workingDirectory: workingDirectory,
             checkReportPath: context.checkReportPath,
             baseURL: baseURL ?? configuration.baseURL, unsafeHTML: unsafeHTML,
-            settings: SiteSettings(configuration))
+            settings: SiteSettings(configuration), incremental: !clean)
         if context.verbose {
             context.stderr.print("theme: built-in" + (theme.map { ", files of \($0) in its place" } ?? ""))
             context.stderr.print("output: \(output)")
@@ -80,8 +90,20 @@ public struct BuildCommand: KBCommand {
         }
         progress.clear()
         let shown = EntryLocator.displayPath(summary.output, workingDirectory: workingDirectory)
-        context.stdout.print("Built \(summary.entries) \(summary.entries == 1 ? "entry" : "entries"), \(summary.pages) pages, "
-            + "\(Self.formatBytes(summary.bytes)) in \(String(format: "%.2f", summary.seconds)) s → \(shown)/index.html")
+        let seconds = String(format: "%.2f", summary.seconds)
+        if let update = summary.incremental {
+            let changed = update.changedEntries == 0 ? "nothing changed"
+                : "\(update.changedEntries) changed \(update.changedEntries == 1 ? "entry" : "entries"), \(update.renderedPages) pages made, "
+                  + "\(update.writtenFiles) \(update.writtenFiles == 1 ? "file" : "files") written"
+                  + (update.removedFiles > 0 ? ", \(update.removedFiles) removed" : "")
+            context.stdout.print("Updated \(summary.entries) \(summary.entries == 1 ? "entry" : "entries") (\(changed)) in \(seconds) s → \(shown)/index.html")
+        } else {
+            context.stdout.print("Built \(summary.entries) \(summary.entries == 1 ? "entry" : "entries"), \(summary.pages) pages, "
+                + "\(Self.formatBytes(summary.bytes)) in \(seconds) s → \(shown)/index.html")
+            if context.verbose, !summary.cleanBuildReason.isEmpty {
+                context.stderr.print("clean build: \(summary.cleanBuildReason)")
+            }
+        }
         if timings {
             for (step, seconds) in summary.timings {
                 stderr.print(String(format: "%8.3f s  ", seconds) + step)

@@ -45,7 +45,7 @@ public struct ServeCommand: KBCommand {
         let options = SiteBuilder.Options(
             entriesDirectory: context.entriesDirectory, assetsDirectory: theme, outputDirectory: output,
             workingDirectory: context.workingDirectory, checkReportPath: context.checkReportPath,
-            baseURL: nil, settings: SiteSettings(context.configuration))
+            baseURL: nil, settings: SiteSettings(context.configuration), incremental: true)
         let stdout = context.stdout, stderr = context.stderr, style = context.errorStyle
 
         /// Builds the site; nil on success, else what went wrong (the lint errors and the failure).

@@ -53,9 +53,14 @@ public struct SiteBuilder: Sendable {
         public var baseURL: String?
         /// Keep raw HTML of entries (`--unsafe-html`).
         public var unsafeHTML: Bool
+        /// Rebuild only what changed since the last build into the same folder, when its build
+        /// manifest allows (`kb build` without `--clean`); else a clean build.
+        public var incremental: Bool
 
         public init(entriesDirectory: String, assetsDirectory: String?, outputDirectory: String, workingDirectory: String,
-                    checkReportPath: String, baseURL: String? = nil, unsafeHTML: Bool = false, settings: SiteSettings = .init()) {
+                    checkReportPath: String, baseURL: String? = nil, unsafeHTML: Bool = false, settings: SiteSettings = .init(),
+                    incremental: Bool = false) {
+            self.incremental = incremental
             self.entriesDirectory = entriesDirectory
             self.assetsDirectory = assetsDirectory
             self.settings = settings
@@ -80,6 +85,10 @@ public struct SiteBuilder: Sendable {
         /// Wall-clock seconds of each step in the order they ran (`kb build --timings`). The
         /// search index runs beside validate, index and render, so its own time is listed apart.
         public let timings: [(step: String, seconds: Double)]
+        /// What an incremental build did; nil for a clean build.
+        public var incremental: IncrementalBuildReport? = nil
+        /// Why the build was a clean one (empty for an incremental build).
+        public var cleanBuildReason: String = ""
     }
 
     public let options: Options
@@ -100,6 +109,7 @@ public struct SiteBuilder: Sendable {
     public func build() throws -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         let clock = StepClock(start: start)
+        var cleanBuildReason = options.incremental ? "" : "a clean build was asked for"
         let base: BaseURL
         if let raw = options.baseURL {
             guard let parsed = BaseURL(parsing: raw) else {
@@ -109,9 +119,22 @@ public struct SiteBuilder: Sendable {
         } else {
             base = .root
         }
+        if options.incremental {
+            do {
+                return try buildIncrementally(base: base, start: start, clock: clock)
+            } catch let clean as CleanBuildNeeded {
+                cleanBuildReason = clean.reason
+            }
+        }
+        // Taken before any input is read: a change made while the build runs is seen by the next one.
+        let startTime = BuildManifest.FileStamp.now
+        let entriesFolder = BuildManifest.FileStamp(path: options.entriesDirectory)
+        let fingerprint = BuildFingerprint.make(options: options, assets: try listAssets(),
+                                                glossaryPath: (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName))
         var loaded: Loaded? = try load()
         clock.lap(.load)
         let (locations, locatorDiagnostics, checkReport, assets) = (loaded!.locations, loaded!.locatorDiagnostics, loaded!.checkReport, loaded!.assets)
+        let stamps = loaded!.stamps
         var parsed: Parsed? = try parse(loaded!)
         loaded = nil // the entries share the file bytes from here on
         clock.lap(.parse)
@@ -120,6 +143,7 @@ public struct SiteBuilder: Sendable {
         // validated, so the file bytes are freed and their memory reused for pages and search.
         let entries = parsed!.entries
         let scenarios = parsed!.scenarios
+        let scenarioFiles = parsed!.scenarioFiles
         let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
                                                          displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
         let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
@@ -150,8 +174,10 @@ public struct SiteBuilder: Sendable {
         }
         let index: SiteIndex
         let siteEntries: [SiteEntry]
+        let diagnostics: [Diagnostic]
+        let knownIDs: Set<String>
         do {
-            try validate(parsed!, locations: locations, locatorDiagnostics: locatorDiagnostics)
+            (diagnostics, knownIDs) = try validate(parsed!, locations: locations, locatorDiagnostics: locatorDiagnostics)
             BackgroundRelease.release([parsed.take() as Any])
             clock.lap(.validate)
             (index, siteEntries) = try makeIndex(entries, scenarios: scenarios, report: checkReport)
@@ -184,11 +210,17 @@ public struct SiteBuilder: Sendable {
                 throw error
             }
             try search.wait()
+            let searchState = Self.encodeSearchState(try searchExport?.wait().export.patchState)
+            let manifest = makeManifest(locations: locations, stamps: stamps, scenarioFiles: scenarioFiles, entries: entries,
+                                        index: index, diagnostics: diagnostics, assets: assets, fingerprint: fingerprint,
+                                        startTime: startTime, entriesFolder: entriesFolder, knownIDs: knownIDs, searchState: searchState)
+            try writer.write(BuildManifest.fileName, Data(manifest.encoded()))
             try writer.commit()
             clock.lap(.write)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             let summary = Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
-                                  seconds: seconds, output: writer.output, timings: clock.timings)
+                                  seconds: seconds, output: writer.output, timings: clock.timings, incremental: nil,
+                                  cleanBuildReason: cleanBuildReason)
             // Entries, pages' index and search data are hundreds of thousands of allocations;
             // they are freed on a thread of their own, so the caller (often a process about to
             // exit) does not wait for that.
@@ -207,6 +239,8 @@ public struct SiteBuilder: Sendable {
         let locatorDiagnostics: [Diagnostic]
         /// Each entry file's bytes (shared with its parsed entry's source text, not copied).
         let files: [[UInt8]]
+        /// Each entry's folder and file stamps, taken before the file was read (for the build manifest).
+        let stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)]
         let checkReport: SiteCheckReport?
         /// The theme's files, sorted by site-relative path.
         let assets: [ThemeFile]
@@ -222,11 +256,15 @@ public struct SiteBuilder: Sendable {
         let count = locations.count
         let results = UnsafeMutableBufferPointer<Result<[UInt8], SiteBuildError>?>.allocate(capacity: count)
         results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
+        let stampBuffer = UnsafeMutableBufferPointer<(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)>.allocate(capacity: count)
+        stampBuffer.initialize(repeating: (.missing, .missing))
+        defer { results.deinitialize(); results.deallocate(); stampBuffer.deinitialize(); stampBuffer.deallocate() }
         nonisolated(unsafe) let output = results
+        nonisolated(unsafe) let stampOutput = stampBuffer
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: count) { position in
             let location = locations[position]
+            stampOutput[position] = (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
             let limit = KnowledgeBase.maximumReadSize
             if let bytes = KnowledgeBase.readBytes(location.file, limit: limit + 1) {
                 output[position] = .success(bytes)
@@ -241,7 +279,8 @@ public struct SiteBuilder: Sendable {
 
         let checkReport = try loadCheckReport()
         let assets = try listAssets()
-        return Loaded(locations: locations, locatorDiagnostics: locatorDiagnostics, files: files, checkReport: checkReport, assets: assets)
+        return Loaded(locations: locations, locatorDiagnostics: locatorDiagnostics, files: files, stamps: Array(stampBuffer),
+                      checkReport: checkReport, assets: assets)
     }
 
     static func read(_ path: String, limit: Int, display: String) -> Result<Data, SiteBuildError> {
@@ -318,13 +357,15 @@ public struct SiteBuilder: Sendable {
         /// Each item's entry without its source text (made beside the parse, on all cores).
         let entries: [Entry?]
         let scenarios: [(name: String, text: String)?]
+        /// Each item's scenario file and its stamp (for the build manifest).
+        let scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)]
     }
 
     func parse(_ loaded: Loaded) throws -> Parsed {
         let parser = EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML))
         let locations = loaded.locations
         let count = locations.count
-        typealias Outcome = (item: KnowledgeBase.Item, entry: Entry?, scenario: Result<(name: String, text: String)?, SiteBuildError>)
+        typealias Outcome = (item: KnowledgeBase.Item, entry: Entry?, scenario: ScenarioFile)
         let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: count)
         results.initialize(repeating: nil)
         defer { results.deinitialize(); results.deallocate() }
@@ -335,54 +376,73 @@ public struct SiteBuilder: Sendable {
             let data = loaded.files[position]
             let result = parser.parse(bytes: data, path: location.displayPath, folderName: location.folderName)
             let item = KnowledgeBase.Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
-            let scenario = result.entry.map { readScenario(of: $0, at: location) } ?? .success(nil)
+            let scenario = result.entry.map { readScenario(of: $0, at: location) } ?? ScenarioFile()
             output[position] = (item, result.entry?.withoutSource(), scenario)
             progress(.parse, counter.increment(), count)
         }
         var items: [KnowledgeBase.Item] = []
         var entries: [Entry?] = []
         var scenarios: [(name: String, text: String)?] = []
-        items.reserveCapacity(count); entries.reserveCapacity(count); scenarios.reserveCapacity(count)
+        var scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)] = []
+        items.reserveCapacity(count); entries.reserveCapacity(count); scenarios.reserveCapacity(count); scenarioFiles.reserveCapacity(count)
         for k in 0..<count {
             let result = results[k].take()!
             items.append(result.item)
             entries.append(result.entry)
-            scenarios.append(try result.scenario.get())
+            scenarios.append(try result.scenario.content.get())
+            scenarioFiles.append((result.scenario.file, result.scenario.stamp))
         }
-        return Parsed(items: items, entries: entries, scenarios: scenarios)
+        return Parsed(items: items, entries: entries, scenarios: scenarios, scenarioFiles: scenarioFiles)
+    }
+
+    /// The scenario file read for an entry: its absolute path and stamp (taken before it was
+    /// read) when there is one, and its name and text.
+    struct ScenarioFile {
+        var file: String? = nil
+        var stamp: BuildManifest.FileStamp = .missing
+        var content: Result<(name: String, text: String)?, SiteBuildError> = .success(nil)
     }
 
     /// The entry's scenario file (`scenario:` or `scenario.feature`), when it exists inside the
     /// entry folder. Paths that leave the folder are not read (lint reports them).
-    func readScenario(of entry: Entry, at location: EntryLocation) -> Result<(name: String, text: String)?, SiteBuildError> {
+    func readScenario(of entry: Entry, at location: EntryLocation) -> ScenarioFile {
         let folder = PathText.folder(of: location.file)
         let name = entry.metadata.scenario ?? "scenario.feature"
-        guard !name.hasPrefix("/") else { return .success(nil) }
+        guard !name.hasPrefix("/") else { return ScenarioFile() }
         // Most entries have no `scenario.feature`: when nothing by that name is in the folder (and
         // the folder path has no `.` or `..` part to resolve), one `lstat` says so, without
         // standardizing the path (which resolves symbolic links one component at a time).
         if entry.metadata.scenario == nil, !ByteText.contains(folder, "/.") {
             var info = stat()
-            if lstat(folder + "/" + name, &info) != 0 { return .success(nil) }
+            if lstat(folder + "/" + name, &info) != 0 { return ScenarioFile() }
         }
         let path = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
         guard path.hasPrefix(folder + "/"), FileManager.default.fileExists(atPath: path),
-              EntryLocator.escapes(file: path, root: folder) == nil else { return .success(nil) }
+              EntryLocator.escapes(file: path, root: folder) == nil else { return ScenarioFile() }
         let shown = display(path)
-        return Self.read(path, limit: Linter.maximumEntrySize, display: shown).flatMap { data in
+        let stamp = BuildManifest.FileStamp(path: path)
+        let content = Self.read(path, limit: Linter.maximumEntrySize, display: shown).flatMap { data -> Result<(name: String, text: String)?, SiteBuildError> in
             guard let text = String(validating: data, as: UTF8.self) else {
                 return .failure(SiteBuildError(step: .load, path: shown, message: "the scenario file is not valid UTF-8"))
             }
             return .success((name, text))
         }
+        return ScenarioFile(file: path, stamp: stamp, content: content)
     }
 
     // MARK: validate
 
     /// Lints every entry; throws when there are errors (every parsed item has an entry then).
-    func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws {
-        let diagnostics = Self.lint(parsed.items, locatorDiagnostics: locatorDiagnostics, knownIDs: LintCommand.knownIDs(for: locations),
-                                    progress: progress)
+    /// Returns the diagnostics (warnings only) and the ids lint knew.
+    func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws -> ([Diagnostic], Set<String>) {
+        let knownIDs = LintCommand.knownIDs(for: locations)
+        let diagnostics = Self.lint(parsed.items, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs, progress: progress)
+        try reportAndStopOnErrors(diagnostics)
+        return (diagnostics, knownIDs)
+    }
+
+    /// Reports the diagnostics (sorted) and throws when there are errors.
+    func reportAndStopOnErrors(_ diagnostics: [Diagnostic]) throws {
         for diagnostic in diagnostics { report(diagnostic) }
         let errors = diagnostics.filter { $0.severity == .error }
         if let first = errors.first {
@@ -443,6 +503,31 @@ public struct SiteBuilder: Sendable {
         let listings = Linter.parallelMap(sorted.count) { SiteListing(sorted[$0]) }
         let paths = Dictionary(sorted.map { ($0.id, $0.entry.path) }, uniquingKeysWith: { first, _ in first })
         return (try SiteIndex.make(listings, checks: checks, pathOf: { paths[$0] ?? $0 }), sorted)
+    }
+
+    // MARK: manifest
+
+    /// The manifest of a clean build: per entry file (sorted by path) its stamps, scenario file,
+    /// listing and diagnostics.
+    func makeManifest(locations: [EntryLocation], stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)],
+                      scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)], entries: [Entry?], index: SiteIndex,
+                      diagnostics: [Diagnostic], assets: [ThemeFile], fingerprint: String, startTime: Int64,
+                      entriesFolder: BuildManifest.FileStamp, knownIDs: Set<String>,
+                      searchState: [UInt8]) -> BuildManifest {
+        let byFolder = Self.diagnosticsByFolder(diagnostics)
+        var records: [BuildManifest.EntryRecord] = []
+        records.reserveCapacity(locations.count)
+        for k in locations.indices {
+            guard let entry = entries[k], let position = index.positionByID[entry.id] else { continue }
+            records.append(BuildManifest.EntryRecord(
+                file: relativePath(locations[k].file), folder: stamps[k].folder.settled(before: startTime),
+                entry: stamps[k].entry.settled(before: startTime),
+                scenario: scenarioFiles[k].file.map(relativePath), scenarioStamp: scenarioFiles[k].stamp.settled(before: startTime),
+                listing: index.entries[position], diagnostics: byFolder[PathText.folder(of: entry.path)] ?? []))
+        }
+        records.sort { $0.file < $1.file }
+        return BuildManifest(fingerprint: fingerprint, entriesFolder: entriesFolder.settled(before: startTime),
+                             knownIDs: knownIDs.sorted(), entries: records, searchState: searchState)
     }
 
     // MARK: render

@@ -1,0 +1,279 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the last build of a site was made from, kept in the output folder (`.kb-build`) so the
+/// next `kb build` can rebuild only what a change touches (docs/site.md, "Incremental builds"):
+/// a fingerprint of everything every page depends on (options, settings, theme, glossary, check
+/// report, kb's version), and per entry file the stamps of the files it was made from (size,
+/// modification time, inode: taken before the file was read, so a change while it was read is
+/// seen by the next build), its listing (what other pages show of it), its lint diagnostics, and
+/// the search export's state.
+///
+/// The file is a private cache: any doubt about it (another version, a damaged or truncated
+/// file) means a clean build, never a wrong page.
+struct BuildManifest: Equatable {
+    static let fileName = ".kb-build"
+    static let magic = "kb-build-manifest"
+    /// Bumped whenever the layout of the file or what a listing holds changes.
+    static let version = 1
+
+    /// `BuildFingerprint`: the inputs every page depends on.
+    var fingerprint: String
+    /// The entries folder (its modification time changes when an entry folder is added, removed or renamed).
+    var entriesFolder: FileStamp
+    /// The ids lint knew (`LintCommand.knownIDs`): the entry folders.
+    var knownIDs: [String]
+    /// Sorted by `file`.
+    var entries: [EntryRecord]
+    /// `SearchWebPatch.State` as JSON, or empty when the export cannot be patched.
+    var searchState: [UInt8]
+
+    /// One entry file and what the last build made of it.
+    struct EntryRecord: Equatable {
+        /// The entry file, relative to the entries folder.
+        var file: String
+        /// The entry's folder (its modification time changes when a file is added, removed or renamed in it).
+        var folder: FileStamp
+        var entry: FileStamp
+        /// The scenario file read for the entry, relative to the entries folder, and its stamp.
+        var scenario: String?
+        var scenarioStamp: FileStamp
+        var listing: SiteListing
+        /// The entry's own lint diagnostics (warnings: a build with errors writes no manifest).
+        var diagnostics: [Diagnostic]
+    }
+
+    /// Size, modification time (nanoseconds) and inode of a file or folder; all zero when it is missing.
+    struct FileStamp: Equatable {
+        var size: Int64 = 0
+        var modified: Int64 = 0
+        var inode: UInt64 = 0
+
+        static let missing = FileStamp()
+
+        /// The stamp of `path` (not following a last symbolic link), or `.missing`.
+        init(path: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { self = .missing; return }
+            self.init(info)
+        }
+
+        /// The stamp as the manifest keeps it: a file modified within two seconds of `time` (the
+        /// start of the build, nanoseconds since 1970) could change again within the same tick of
+        /// the file system's clock without its stamp changing ("racy" in git's words), so its time
+        /// is kept as -1 and the next build reads it again.
+        func settled(before time: Int64) -> FileStamp {
+            guard self != .missing, modified > time - 2_000_000_000 else { return self }
+            return FileStamp(size: size, modified: -1, inode: inode)
+        }
+
+        /// Now, in nanoseconds since 1970 (the clock of file modification times).
+        static var now: Int64 {
+            var time = timespec()
+            clock_gettime(CLOCK_REALTIME, &time)
+            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        }
+
+        /// The stamp of `relative` inside the open folder `folder` (`openat` descriptor).
+        init(in folder: Int32, _ relative: String) {
+            var info = stat()
+            guard fstatat(folder, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { self = .missing; return }
+            self.init(info)
+        }
+
+        private init(_ info: stat) {
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            inode = UInt64(info.st_ino)
+        }
+
+        init(size: Int64 = 0, modified: Int64 = 0, inode: UInt64 = 0) {
+            self.size = size
+            self.modified = modified
+            self.inode = inode
+        }
+    }
+
+    // MARK: Encoding
+
+    /// The manifest as bytes: a header line, then length-prefixed fields (`ManifestWriter`).
+    func encoded() -> [UInt8] {
+        var w = ManifestWriter()
+        w.bytes(Array("\(Self.magic) \(Self.version)\n".utf8))
+        w.string(fingerprint)
+        w.stamp(entriesFolder)
+        w.strings(knownIDs)
+        w.bytes(searchState)
+        w.int(entries.count)
+        for record in entries {
+            w.string(record.file)
+            w.stamp(record.folder)
+            w.stamp(record.entry)
+            w.string(record.scenario ?? "")
+            w.stamp(record.scenarioStamp)
+            let l = record.listing
+            w.string(l.id); w.string(l.title); w.string(l.lang); w.string(l.updated)
+            w.string(l.status?.rawValue ?? "")
+            w.strings(l.tags); w.string(l.summary); w.strings(l.related)
+            w.int(l.symptoms.count)
+            for symptom in l.symptoms { w.string(symptom.phrase); w.string(symptom.fragment) }
+            w.int(l.usesModelWorld ? 1 : 0)
+            w.bytes(l.listLine)
+            w.int(record.diagnostics.count)
+            for d in record.diagnostics {
+                w.string(d.path)
+                w.int(d.location?.line ?? 0); w.int(d.location?.column ?? 0)
+                w.string(d.severity.rawValue); w.string(d.message); w.string(d.rule)
+            }
+        }
+        return w.output
+    }
+
+    /// Reads a manifest; nil when the bytes are not a complete manifest of this version.
+    init?(decoding bytes: [UInt8]) {
+        let header = Array("\(Self.magic) \(Self.version)\n".utf8)
+        var r = ManifestReader(bytes)
+        guard let first = r.bytes(), first == header,
+              let fingerprint = r.string(), let entriesFolder = r.stamp(), let knownIDs = r.strings(),
+              let searchState = r.bytes(), let count = r.int() else { return nil }
+        var entries: [EntryRecord] = []
+        entries.reserveCapacity(min(count, 1 << 20))
+        for _ in 0..<count {
+            guard let file = r.string(), let folder = r.stamp(), let entry = r.stamp(),
+                  let scenario = r.string(), let scenarioStamp = r.stamp(),
+                  let id = r.string(), let title = r.string(), let lang = r.string(), let updated = r.string(),
+                  let status = r.string(), let tags = r.strings(), let summary = r.string(), let related = r.strings(),
+                  let symptomCount = r.int() else { return nil }
+            var symptoms: [SiteListing.Symptom] = []
+            for _ in 0..<symptomCount {
+                guard let phrase = r.string(), let fragment = r.string() else { return nil }
+                symptoms.append(.init(phrase: phrase, fragment: fragment))
+            }
+            guard let model = r.int(), let line = r.bytes(), let diagnosticCount = r.int() else { return nil }
+            var diagnostics: [Diagnostic] = []
+            for _ in 0..<diagnosticCount {
+                guard let path = r.string(), let lineNumber = r.int(), let column = r.int(), let severityName = r.string(),
+                      let severity = Diagnostic.Severity(rawValue: severityName), let message = r.string(), let rule = r.string()
+                else { return nil }
+                let location = lineNumber == 0 ? nil : SourceLocation(line: lineNumber, column: column)
+                diagnostics.append(Diagnostic(path: path, location: location, severity: severity, message: message, rule: rule))
+            }
+            let listing = SiteListing(id: id, title: title, lang: lang, updated: updated,
+                                      status: EntryMetadata.Status(rawValue: status), tags: tags, summary: summary,
+                                      related: related, symptoms: symptoms, usesModelWorld: model == 1, listLine: line)
+            entries.append(EntryRecord(file: file, folder: folder, entry: entry,
+                                       scenario: scenario.isEmpty ? nil : scenario, scenarioStamp: scenarioStamp,
+                                       listing: listing, diagnostics: diagnostics))
+        }
+        guard r.isAtEnd else { return nil }
+        self.init(fingerprint: fingerprint, entriesFolder: entriesFolder, knownIDs: knownIDs, entries: entries, searchState: searchState)
+    }
+
+    init(fingerprint: String, entriesFolder: FileStamp, knownIDs: [String], entries: [EntryRecord], searchState: [UInt8]) {
+        self.fingerprint = fingerprint
+        self.entriesFolder = entriesFolder
+        self.knownIDs = knownIDs
+        self.entries = entries
+        self.searchState = searchState
+    }
+
+    /// The manifest of the site at `output`, or nil when there is none or it cannot be used.
+    static func read(output: String) -> BuildManifest? {
+        guard let bytes = KnowledgeBase.readBytes((output as NSString).appendingPathComponent(fileName), limit: 1 << 30) else { return nil }
+        return BuildManifest(decoding: bytes)
+    }
+}
+
+/// Writes the manifest's fields: unsigned LEB128 numbers, and byte strings as their length then
+/// their bytes.
+struct ManifestWriter {
+    private(set) var output: [UInt8] = []
+
+    mutating func uint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            output.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        output.append(UInt8(v))
+    }
+
+    mutating func int(_ value: Int) { uint(UInt64(max(0, value))) }
+    mutating func bytes(_ value: [UInt8]) { int(value.count); output += value }
+    mutating func string(_ value: String) { int(value.utf8.count); output.append(contentsOf: value.utf8) }
+    mutating func strings(_ values: [String]) { int(values.count); for value in values { string(value) } }
+    mutating func stamp(_ s: BuildManifest.FileStamp) {
+        uint(UInt64(bitPattern: s.size)); uint(UInt64(bitPattern: s.modified)); uint(s.inode)
+    }
+}
+
+/// Reads what `ManifestWriter` wrote; every read returns nil past the end or on a malformed number.
+struct ManifestReader {
+    private let input: [UInt8]
+    private var position = 0
+
+    init(_ input: [UInt8]) { self.input = input }
+
+    var isAtEnd: Bool { position == input.count }
+
+    mutating func uint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < input.count, shift < 64 {
+            let byte = input[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func int() -> Int? {
+        guard let v = uint(), v <= UInt64(Int.max) else { return nil }
+        return Int(v)
+    }
+
+    mutating func bytes() -> [UInt8]? {
+        guard let count = int(), count <= input.count - position else { return nil }
+        defer { position += count }
+        return Array(input[position..<position + count])
+    }
+
+    mutating func string() -> String? {
+        guard let count = int(), count <= input.count - position else { return nil }
+        defer { position += count }
+        return String(validating: input[position..<position + count], as: UTF8.self)
+    }
+
+    mutating func strings() -> [String]? {
+        guard let count = int(), count <= input.count - position else { return nil }
+        var values: [String] = []
+        for _ in 0..<count {
+            guard let value = string() else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    mutating func stamp() -> BuildManifest.FileStamp? {
+        guard let size = uint(), let modified = uint(), let inode = uint() else { return nil }
+        return .init(size: Int64(bitPattern: size), modified: Int64(bitPattern: modified), inode: inode)
+    }
+}
+
+/// FNV-1a, 64 bits, over a file's bytes: tells whether an entry whose stamp changed really changed.
+enum ContentHash {
+    static func of<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash.multipliedReportingOverflow(by: 0x0000_0100_0000_01B3).partialValue
+        }
+        return hash
+    }
+}

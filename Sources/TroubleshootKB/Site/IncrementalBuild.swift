@@ -1,0 +1,404 @@
+import Foundation
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What an incremental build found and did (`SiteBuilder.Summary.incremental`).
+public struct IncrementalBuildReport: Sendable, Equatable {
+    /// Entries whose file or scenario changed since the last build.
+    public let changedEntries: Int
+    /// Pages made again (whether or not their bytes changed).
+    public let renderedPages: Int
+    /// Files written (their bytes changed) and removed.
+    public let writtenFiles: Int
+    public let removedFiles: Int
+}
+
+extension SiteBuilder {
+    /// An entry whose file, scenario or folder changed since the last build, parsed again.
+    struct ChangedEntry {
+        let position: Int
+        let record: BuildManifest.EntryRecord
+        let siteEntry: SiteEntry
+        let source: Entry
+    }
+
+    /// The reason a build cannot be incremental; the build is then a clean one.
+    struct CleanBuildNeeded: Error { let reason: String }
+
+    /// Rebuilds only what the changes since the last build touch (docs/site.md, "Incremental
+    /// builds"), writing into the existing site in place: each file is replaced atomically, and the
+    /// manifest is removed first and written last, so an interrupted build leaves a site whose
+    /// next build is a clean one. Throws `CleanBuildNeeded` when the last build's manifest does not
+    /// apply (none, another fingerprint, entries added, removed or renamed, an id changed, the
+    /// search export cannot be patched); lint errors and write failures throw as in a clean build.
+    func buildIncrementally(base: BaseURL, start: UInt64, clock: StepClock) throws -> Summary {
+        let output = URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.resolvingSymlinksInPath().path
+        guard FileManager.default.fileExists(atPath: (output as NSString).appendingPathComponent(SitePaths.marker)),
+              let manifest = BuildManifest.read(output: output) else { throw CleanBuildNeeded(reason: "no manifest of a previous build") }
+        let startTime = BuildManifest.FileStamp.now
+        let assets = try listAssets()
+        let glossaryPath = (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)
+        guard manifest.fingerprint == BuildFingerprint.make(options: options, assets: assets, glossaryPath: glossaryPath) else {
+            throw CleanBuildNeeded(reason: "options, settings, theme, glossary, check report or kb changed")
+        }
+        // The entry files: those of the last build while the entries folder is as it was (no entry
+        // folder added, removed or renamed); else located again, and they must be the same files.
+        let entriesFolder = BuildManifest.FileStamp(path: options.entriesDirectory)
+        var records = manifest.entries
+        let positions = Dictionary(records.enumerated().map { ($1.listing.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let knownIDs: Set<String>
+        if entriesFolder == manifest.entriesFolder {
+            knownIDs = Set(manifest.knownIDs)
+        } else {
+            let (found, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
+            let files = found.map { relativePath($0.file) }.sorted()
+            guard locatorDiagnostics.isEmpty, files == records.map(\.file) else { throw CleanBuildNeeded(reason: "entries were added, removed or renamed") }
+            knownIDs = LintCommand.knownIDs(for: found)
+        }
+
+        // Which entries may have changed: any stamp of the folder, the entry file or the scenario file.
+        let folder = Glibc.open(options.entriesDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw CleanBuildNeeded(reason: "the entries folder cannot be opened") }
+        defer { close(folder) }
+        let stored = records
+        let touched = Linter.parallelMap(stored.count) { k in
+            let record = stored[k]
+            return BuildManifest.FileStamp(in: folder, record.file) != record.entry
+                || BuildManifest.FileStamp(in: folder, PathText.folder(of: record.file)) != record.folder
+                || record.scenario.map { BuildManifest.FileStamp(in: folder, $0) != record.scenarioStamp } == true
+        }
+        let workingDirectory = (options.workingDirectory as NSString).standardizingPath
+        let suspects = touched.indices.filter { touched[$0] }.map { ($0, location(ofRelative: stored[$0].file, workingDirectory: workingDirectory)) }
+        clock.lap(.load)
+        // More than a few changed entries (a checkout, a rewrite): a clean build is as quick.
+        guard suspects.count <= max(16, records.count / 20) else { throw CleanBuildNeeded(reason: "\(suspects.count) entries changed") }
+
+        // Parse them again (stamps first: a change while the file is read is seen next time).
+        let parser = EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML))
+        let checks = try loadCheckReport()?.latestByEntry() ?? [:]
+        var changed: [ChangedEntry] = []
+        var changedItems: [KnowledgeBase.Item] = []
+        for (k, location) in suspects {
+            var record = records[k]
+            record.folder = BuildManifest.FileStamp(path: PathText.folder(of: location.file)).settled(before: startTime)
+            record.entry = BuildManifest.FileStamp(path: location.file).settled(before: startTime)
+            let bytes = try Self.read(location.file, limit: KnowledgeBase.maximumReadSize, display: location.displayPath).get()
+            let result = parser.parse(bytes: [UInt8](bytes), path: location.displayPath, folderName: location.folderName)
+            guard let entry = result.entry else { throw CleanBuildNeeded(reason: "an entry cannot be parsed") }
+            guard entry.id == record.listing.id else { throw CleanBuildNeeded(reason: "an entry's id changed") }
+            let scenario = try readScenario(of: entry, at: location)
+            record.scenario = scenario.file.map(relativePath)
+            record.scenarioStamp = scenario.stamp.settled(before: startTime)
+            let siteEntry = SiteEntry(entry: entry.withoutSource(), scenario: try scenario.content.get(), check: checks[entry.id])
+            record.listing = SiteListing(siteEntry)
+            changedItems.append(KnowledgeBase.Item(location: location, entry: entry, diagnostics: result.diagnostics, size: bytes.count))
+            changed.append(ChangedEntry(position: k, record: record, siteEntry: siteEntry, source: entry))
+        }
+        clock.lap(.parse)
+
+        // Lint the changed entries; the others' diagnostics are those of the last build.
+        let fresh = Self.lint(changedItems, locatorDiagnostics: [], knownIDs: knownIDs, progress: progress)
+        let freshByFolder = Self.diagnosticsByFolder(fresh)
+        for item in changed {
+            var record = item.record
+            record.diagnostics = freshByFolder[PathText.folder(of: item.source.path)] ?? []
+            records[item.position] = record
+        }
+        let diagnostics = Linter.sorted(records.flatMap(\.diagnostics))
+        for diagnostic in diagnostics { report(diagnostic) }
+        if let first = diagnostics.first(where: { $0.severity == .error }) {
+            let errors = diagnostics.filter { $0.severity == .error }
+            let files = Set(errors.map(\.path)).count
+            throw SiteBuildError(step: .validate, path: first.path,
+                                 message: "\(errors.count) lint \(errors.count == 1 ? "error" : "errors") in \(files) \(files == 1 ? "file" : "files"); the site was not written (run kb lint)")
+        }
+        clock.lap(.validate)
+
+        let site = IncrementalSiteFiles(output: output)
+        if changed.isEmpty && records == manifest.entries && entriesFolder == manifest.entriesFolder {
+            clock.lap(.write)
+            let report = IncrementalBuildReport(changedEntries: 0, renderedPages: 0, writtenFiles: 0, removedFiles: 0)
+            return summary(entries: records.count, pages: 0, site: site, report: report, start: start, clock: clock)
+        }
+        // Everything is made in memory first: when the search export cannot be patched, the
+        // site is still untouched for the clean build that follows.
+        var rendered: [(path: String, bytes: [UInt8])] = []
+        var searchFiles: [(path: String, bytes: [UInt8])] = []
+        var plan = PagePlan(pages: [], entries: [:], folders: [])
+        var index: SiteIndex? = nil
+        var searchState = Self.decodeSearchState(manifest.searchState)
+        if !changed.isEmpty {
+            let newIndex = try SiteIndex.make(records.map(\.listing), checks: checks,
+                                              pathOf: { id in positions[id].map { manifest.entries[$0].file } ?? id })
+            index = newIndex
+            clock.lap(.index)
+            plan = try pagePlan(index: newIndex, old: manifest.entries.map(\.listing), changed: changed,
+                                fileOf: { id in positions[id].map { manifest.entries[$0].file } }, checks: checks)
+            let siteEntries = plan.entries
+            let pages = RenderedPages(count: plan.pages.count)
+            render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base) { path, buffer, position in
+                pages.set(position, path: path, bytes: buffer.html.bytes)
+            }
+            rendered = pages.all
+            clock.lap(.render)
+            (searchFiles, searchState) = try patchSearch(changed: changed, index: newIndex, state: Self.decodeSearchState(manifest.searchState),
+                                                         site: site)
+        }
+        // From here on the site changes: without a manifest, an interrupted build is followed by a clean one.
+        try site.removeManifest()
+        if let index {
+            try site.createFolders(index.pageFolders)
+            for (path, bytes) in rendered + searchFiles { try site.replace(path, with: bytes) }
+            try site.removeStale(in: plan.folders, keeping: Set(rendered.map(\.path)), allPages: index)
+        }
+        var newManifest = manifest
+        newManifest.entries = records
+        newManifest.entriesFolder = entriesFolder.settled(before: startTime)
+        newManifest.knownIDs = knownIDs.sorted()
+        newManifest.searchState = Self.encodeSearchState(searchState)
+        try site.writeManifest(newManifest.encoded())
+        clock.lap(.write)
+        let report = IncrementalBuildReport(changedEntries: changed.count, renderedPages: plan.pages.count,
+                                            writtenFiles: site.written, removedFiles: site.removed)
+        return summary(entries: records.count, pages: plan.pages.count, site: site, report: report, start: start, clock: clock)
+    }
+
+    func summary(entries: Int, pages: Int, site: IncrementalSiteFiles, report: IncrementalBuildReport, start: UInt64, clock: StepClock) -> Summary {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Summary(entries: entries, pages: pages, files: site.written, bytes: site.writtenBytes, seconds: seconds,
+                       output: site.output, timings: clock.timings, incremental: report)
+    }
+
+    /// The pages a change touches and the parsed entries their entry pages need.
+    struct PagePlan {
+        var pages: [Page]
+        /// By position in the index: the entries whose pages are made again.
+        var entries: [Int: SiteEntry]
+        /// Folders whose pages are all made again (a page there that is not made any more is removed).
+        var folders: [String]
+    }
+
+    /// The changed entries' pages; the pages of other entries that show a changed entry's title,
+    /// language or status (`related`); home, symptoms, 404, sitemap, feed and the model page; every
+    /// page of the tag and language lists a changed entry is or was on; the symptom pages when a
+    /// changed entry's symptoms, title or language changed.
+    func pagePlan(index: SiteIndex, old: [SiteListing], changed: [ChangedEntry], fileOf: (String) -> String?,
+                  checks: [String: SiteCheckReport.EntryResult]) throws -> PagePlan {
+        var entries: [Int: SiteEntry] = [:]
+        var tags: Set<String> = [], languages: Set<String> = [], symptomsChanged = false
+        var relatedChanged: Set<String> = []
+        for item in changed {
+            let before = old[item.position], after = item.record.listing
+            entries[index.positionByID[after.id]!] = item.siteEntry
+            tags.formUnion(before.tags.filter { !$0.isEmpty }); tags.formUnion(after.tags.filter { !$0.isEmpty })
+            languages.insert(before.lang); languages.insert(after.lang)
+            if before.symptoms != after.symptoms || before.title != after.title || before.lang != after.lang { symptomsChanged = true }
+            if after.differsOnRelatedLists(from: before) { relatedChanged.insert(after.id) }
+        }
+        if !relatedChanged.isEmpty {
+            // Other entries listing a changed entry as related show its title and status: parse them too.
+            let parser = EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML))
+            for (position, listing) in index.entries.enumerated() where entries[position] == nil && listing.related.contains(where: relatedChanged.contains) {
+                guard let relative = fileOf(listing.id) else { continue }
+                let file = absolutePath(relative)
+                let location = EntryLocation(file: file, folderName: listing.id, root: options.entriesDirectory,
+                                             displayPath: display(file))
+                let bytes = try Self.read(file, limit: KnowledgeBase.maximumReadSize, display: location.displayPath).get()
+                guard let entry = parser.parse(bytes: [UInt8](bytes), path: location.displayPath, folderName: listing.id).entry else {
+                    throw CleanBuildNeeded(reason: "a related entry cannot be parsed")
+                }
+                let scenario = try readScenario(of: entry, at: location).content.get()
+                entries[position] = SiteEntry(entry: entry.withoutSource(), scenario: scenario, check: checks[listing.id])
+            }
+        }
+        var pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
+        if index.hasModelPage { pages.append(.model) }
+        pages += entries.keys.sorted().map(Page.entry)
+        var folders: [String] = []
+        for (k, group) in index.tags.enumerated() where tags.contains(group.name) {
+            for page in 1...group.pageCount { pages.append(.tag(k, page: page)) }
+        }
+        for (k, group) in index.languages.enumerated() where languages.contains(group.name) {
+            for page in 1...group.pageCount { pages.append(.language(k, page: page)) }
+        }
+        folders += tags.map(SitePaths.tagFolder) + languages.map(SitePaths.languageFolder)
+        if symptomsChanged {
+            for (k, group) in index.symptoms.enumerated() where group.pageCount > 0 {
+                for page in 1...group.pageCount { pages.append(.symptomGroup(k, page: page)) }
+            }
+            folders.append("symptoms")
+        }
+        if !index.hasModelPage { folders.append((SitePaths.navigationBarModel as NSString).deletingLastPathComponent) }
+        return PagePlan(pages: pages, entries: entries, folders: folders)
+    }
+
+    /// The search files that change with the changed entries, site-relative, and the export's
+    /// new state (`SearchWebPatch`, one entry after the other).
+    func patchSearch(changed: [ChangedEntry], index: SiteIndex, state: SearchWebPatch.State?,
+                     site: IncrementalSiteFiles) throws -> (files: [(path: String, bytes: [UInt8])], state: SearchWebPatch.State?) {
+        let (glossary, _) = Glossary.load(entriesDirectory: options.entriesDirectory,
+                                          displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
+        let searchGlossary = SearchGlossary(glossary)
+        var patched: [SearchWebExport.FileName: Data] = [:]
+        var state = state
+        for item in changed {
+            let entry = item.siteEntry.entry
+            guard let d = index.positionByID[entry.id] else { throw CleanBuildNeeded(reason: "an entry is missing from the index") }
+            let document = SearchDocument(entry: entry, url: SitePaths.entry(entry.id))
+            let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: index.entries.count, state: state,
+                                                     glossary: searchGlossary, framing: .script) { name in
+                if let data = patched[name] { return data }
+                return site.read(name.sitePath).map { Data($0) }
+            }
+            switch outcome {
+            case .patched(let files, let next):
+                patched.merge(files) { _, new in new }
+                state = next
+            case .needsFullBuild(let reason):
+                throw CleanBuildNeeded(reason: "search files: " + reason)
+            }
+        }
+        let files = patched.map { (path: $0.key.sitePath, bytes: [UInt8]($0.value)) }.sorted { $0.path < $1.path }
+        return (files, state)
+    }
+
+    static func decodeSearchState(_ bytes: [UInt8]) -> SearchWebPatch.State? {
+        bytes.isEmpty ? nil : try? JSONDecoder().decode(SearchWebPatch.State.self, from: Data(bytes))
+    }
+
+    static func encodeSearchState(_ state: SearchWebPatch.State?) -> [UInt8] {
+        guard let state else { return [] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(state)).map { [UInt8]($0) } ?? []
+    }
+
+    // MARK: Paths
+
+    /// `path` relative to the entries folder.
+    func relativePath(_ path: String) -> String {
+        let root = options.entriesDirectory.hasSuffix("/") ? options.entriesDirectory : options.entriesDirectory + "/"
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+    }
+
+    /// The location of the entry file `relative` (to the entries folder), as `EntryLocator` makes it.
+    func location(ofRelative relative: String, workingDirectory: String) -> EntryLocation {
+        let file = absolutePath(relative)
+        let folderName = String(relative.prefix(while: { $0 != "/" }))
+        return EntryLocation(file: file, folderName: folderName, root: options.entriesDirectory,
+                             displayPath: EntryLocator.displayPath(file, workingDirectory: workingDirectory))
+    }
+
+    func absolutePath(_ relative: String) -> String {
+        (options.entriesDirectory as NSString).appendingPathComponent(relative)
+    }
+
+    /// Diagnostics by the folder of the file they point at (an entry's folder: its entry and scenario files).
+    static func diagnosticsByFolder(_ diagnostics: [Diagnostic]) -> [String: [Diagnostic]] {
+        var byFolder: [String: [Diagnostic]] = [:]
+        for diagnostic in diagnostics { byFolder[PathText.folder(of: diagnostic.path), default: []].append(diagnostic) }
+        return byFolder
+    }
+}
+
+/// Pages rendered on several threads, kept by position.
+final class RenderedPages: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pages: [(path: String, bytes: [UInt8])?]
+
+    init(count: Int) { pages = Array(repeating: nil, count: count) }
+
+    func set(_ position: Int, path: String, bytes: [UInt8]) {
+        lock.lock(); defer { lock.unlock() }
+        pages[position] = (path, bytes)
+    }
+
+    var all: [(path: String, bytes: [UInt8])] {
+        lock.lock(); defer { lock.unlock() }
+        return pages.compactMap { $0 }
+    }
+}
+
+/// Changes to an existing site, made in place by an incremental build: each file replaced
+/// atomically (written beside it, then renamed over it) and only when its bytes differ.
+final class IncrementalSiteFiles {
+    let output: String
+    private(set) var written = 0
+    private(set) var writtenBytes = 0
+    private(set) var removed = 0
+
+    init(output: String) { self.output = output }
+
+    func full(_ path: String) -> String { (output as NSString).appendingPathComponent(path) }
+
+    func removeManifest() throws {
+        let path = full(BuildManifest.fileName)
+        if unlink(path) != 0 && errno != ENOENT {
+            throw SiteBuildError(step: .write, path: path, message: "cannot remove the build manifest: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes the manifest (not counted among the files written).
+    func writeManifest(_ bytes: [UInt8]) throws {
+        let (count, total) = (written, writtenBytes)
+        try replace(BuildManifest.fileName, with: bytes, force: true)
+        (written, writtenBytes) = (count, total)
+    }
+
+    /// The bytes of the file at `path` in the site, or nil.
+    func read(_ path: String) -> [UInt8]? { KnowledgeBase.readBytes(full(path), limit: 1 << 30) }
+
+    /// Writes `bytes` at `path` unless the file already holds them (or `force`).
+    func replace(_ path: String, with bytes: [UInt8], force: Bool = false) throws {
+        if !force, let current = read(path), current == bytes { return }
+        let target = full(path)
+        let temporary = (target as NSString).deletingLastPathComponent + "/.kb-new-" + (target as NSString).lastPathComponent
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw SiteBuildError(step: .write, path: target, message: "cannot write the file: \(error.localizedDescription)")
+        }
+        guard rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SiteBuildError(step: .write, path: target, message: "cannot replace the file: \(reason)")
+        }
+        written += 1
+        writtenBytes += bytes.count
+    }
+
+    func createFolders(_ folders: Set<String>) throws {
+        for folder in folders.sorted() {
+            do {
+                try FileManager.default.createDirectory(atPath: full(folder), withIntermediateDirectories: true)
+            } catch {
+                throw SiteBuildError(step: .write, path: full(folder), message: "cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Removes the files of `folders` (not their subfolders) that are not in `keeping`, and the
+    /// folders left empty; `index.isPage` keeps pages of the site made elsewhere (`symptoms/` holds
+    /// the symptom index, which is always made again).
+    func removeStale(in folders: [String], keeping: Set<String>, allPages index: SiteIndex) throws {
+        let fm = FileManager.default
+        for folder in Set(folders) {
+            let path = full(folder)
+            guard let names = try? fm.contentsOfDirectory(atPath: path) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let relative = folder + "/" + name
+                var isFolder: ObjCBool = false
+                guard fm.fileExists(atPath: full(relative), isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                if !keeping.contains(relative) && !index.isPage(relative) {
+                    unlink(full(relative))
+                    removed += 1
+                }
+            }
+            if (try? fm.contentsOfDirectory(atPath: path))?.isEmpty == true { rmdir(path) }
+        }
+    }
+}

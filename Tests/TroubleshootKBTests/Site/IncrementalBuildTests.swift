@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+@testable import TroubleshootKB
+
+/// `kb build` over a site it made before rebuilds only what changed, and the result is the
+/// clean build's, byte for byte (the manifest included).
+@Suite struct IncrementalBuildTests {
+    /// A change to a copy of the repository's entries.
+    struct Edit: CustomStringConvertible, Sendable {
+        let description: String
+        /// Whether the second build is expected to be incremental.
+        let incremental: Bool
+        let apply: @Sendable (_ entries: String) throws -> Void
+    }
+
+    static func replace(_ file: String, _ old: String, _ new: String) throws {
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        guard let range = text.range(of: old) else { throw CocoaError(.fileReadCorruptFile) }
+        try text.replacingCharacters(in: range, with: new).write(toFile: file, atomically: false, encoding: .utf8)
+    }
+
+    static func entry(_ entries: String, _ id: String) -> String { entries + "/" + id + "/entry.md" }
+
+    static let edits: [Edit] = [
+        Edit(description: "title", incremental: true) { entries in
+            try replace(entry(entries, "csv-utf8-bom-first-column"), "title: \"Excel", "title: \"Edited: Excel")
+        },
+        Edit(description: "a word in an attempt", incremental: true) { entries in
+            let file = entry(entries, "nav-bar-shadow-ios17")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            try (text + "\nZyxwvutsrq 새로운단어 新しい語\n").write(toFile: file, atomically: true, encoding: .utf8)
+        },
+        Edit(description: "a new tag, a tag gone", incremental: true) { entries in
+            let file = entry(entries, "wave-dash-shift-jis-cp932")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let tags = text.components(separatedBy: "\n").first { $0.hasPrefix("tags:") }!
+            try replace(file, tags, "tags: [brand-new-tag]")
+        },
+        Edit(description: "updated date (order of the lists)", incremental: true) { entries in
+            let file = entry(entries, "euc-kr-cp949-iconv")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let updated = text.components(separatedBy: "\n").first { $0.hasPrefix("updated:") }!
+            try replace(file, updated, "updated: 2020-01-01")
+        },
+        Edit(description: "status of an entry others list as related", incremental: true) { entries in
+            let file = entry(entries, "cmark-cjk-softbreak-space")
+            try replace(file, "status: resolved", "status: open")
+        },
+        Edit(description: "symptoms", incremental: true) { entries in
+            let file = entry(entries, "git-quotepath-chinese-filenames")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let symptoms = text.components(separatedBy: "\n").first { $0.hasPrefix("symptoms:") }!
+            try replace(file, symptoms, symptoms + "\n  - 一个全新的症状描述")
+        },
+        Edit(description: "scenario file edited", incremental: true) { entries in
+            let file = entries + "/halfwidth-katakana-nfkc-search/scenario.feature"
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            try (text + "\n# 追記\n").write(toFile: file, atomically: true, encoding: .utf8)
+        },
+        Edit(description: "scenario file removed", incremental: true) { entries in
+            try FileManager.default.removeItem(atPath: entries + "/gb2312-gbk-gb18030-iconv/scenario.feature")
+        },
+        Edit(description: "two entries", incremental: true) { entries in
+            try replace(entry(entries, "csv-utf8-bom-first-column"), "title: \"Excel", "title: \"Excel (1)")
+            try replace(entry(entries, "cmark-cjk-softbreak-space"), "status: resolved", "status: workaround")
+        },
+        Edit(description: "nothing", incremental: true) { _ in },
+        Edit(description: "entry added", incremental: false) { entries in
+            try FileManager.default.createDirectory(atPath: entries + "/added-entry", withIntermediateDirectories: true)
+            try "---\nid: added-entry\ntitle: Added\nlang: en\nsummary: A new entry.\nsymptoms: [something breaks]\nstatus: open\nupdated: 2026-01-01\n---\n\n# Added\n\n## Problem\n\nSomething.\n"
+                .write(toFile: entries + "/added-entry/entry.md", atomically: true, encoding: .utf8)
+        },
+        Edit(description: "entry removed", incremental: false) { entries in
+            try FileManager.default.removeItem(atPath: entries + "/nfd-hangul-filenames-macos")
+        },
+    ]
+
+    /// A knowledge base with the repository's entries and kb.yaml in a temporary folder.
+    static func knowledgeBase() throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kb-incremental-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestSupport.repositoryRoot + "/entries", toPath: root + "/entries")
+        // Files written just before a build are read again by the next one (their stamps are not
+        // trusted yet): the copies are dated an hour back, so only the edited files count as changed.
+        let past = Date(timeIntervalSinceNow: -3600)
+        let paths = [root + "/entries"] + (FileManager.default.subpaths(atPath: root + "/entries") ?? []).map { root + "/entries/" + $0 }
+        for path in paths { try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: path) }
+        return root
+    }
+
+    @Test(arguments: edits)
+    func incrementalBuildEqualsCleanBuild(_ edit: Edit) throws {
+        let root = try Self.knowledgeBase()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let first = SiteTestSupport.build(["--out", "site"], in: root)
+        #expect(first.code == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Built "))
+        try edit.apply(root + "/entries")
+        let second = SiteTestSupport.build(["--out", "site"], in: root)
+        #expect(second.code == 0, "\(second.stderr)")
+        #expect(second.stdout.hasPrefix(edit.incremental ? "Updated " : "Built "), "\(second.stdout)")
+        let clean = SiteTestSupport.build(["--out", "clean", "--clean"], in: root)
+        #expect(clean.code == 0, "\(clean.stderr)")
+        let incremental = SiteTestSupport.snapshot(root + "/site"), expected = SiteTestSupport.snapshot(root + "/clean")
+        #expect(Set(incremental.keys) == Set(expected.keys), "files only in one: \(Set(incremental.keys).symmetricDifference(expected.keys).sorted())")
+        // The manifests differ only in the stamps: a file changed just before a build is not
+        // trusted yet, and the two builds ran at different times.
+        let differing = expected.keys.filter { $0 != BuildManifest.fileName && incremental[$0] != expected[$0] }.sorted()
+        #expect(differing.isEmpty, "differ from a clean build: \(differing)")
+        #expect(Self.withoutStamps(incremental[BuildManifest.fileName]) == Self.withoutStamps(expected[BuildManifest.fileName]))
+        // And once more with nothing changed: nothing is written.
+        let third = SiteTestSupport.build(["--out", "site"], in: root)
+        #expect(third.code == 0 && (third.stdout.contains("nothing changed") || third.stdout.contains(" 0 files written")), "\(third.stdout)")
+    }
+
+    static func withoutStamps(_ data: Data?) -> BuildManifest? {
+        guard let data, var manifest = BuildManifest(decoding: [UInt8](data)) else { return nil }
+        for k in manifest.entries.indices {
+            manifest.entries[k].folder = .missing
+            manifest.entries[k].entry = .missing
+            manifest.entries[k].scenarioStamp = .missing
+        }
+        return manifest
+    }
+
+    @Test func lintErrorLeavesTheSiteAndTheNextBuildRecovers() throws {
+        let root = try Self.knowledgeBase()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(SiteTestSupport.build(["--out", "site"], in: root).code == 0)
+        let before = SiteTestSupport.snapshot(root + "/site")
+        let file = Self.entry(root + "/entries", "csv-utf8-bom-first-column")
+        try Self.replace(file, "title: \"Excel", "title: \"Excel\" broken")
+        let failed = SiteTestSupport.build(["--out", "site"], in: root)
+        #expect(failed.code == 1)
+        #expect(failed.stderr.contains("entries/csv-utf8-bom-first-column/entry.md:"), "\(failed.stderr)")
+        #expect(SiteTestSupport.snapshot(root + "/site") == before, "a failed build changed the site")
+        try Self.replace(file, "title: \"Excel\" broken", "title: \"Excel fixed")
+        let fixed = SiteTestSupport.build(["--out", "site"], in: root)
+        #expect(fixed.code == 0, "\(fixed.stderr)")
+        #expect(fixed.stdout.hasPrefix("Updated "), "\(fixed.stdout)")
+        #expect(SiteTestSupport.text(SiteTestSupport.snapshot(root + "/site")["entries/csv-utf8-bom-first-column.html"]).contains("Excel fixed"))
+    }
+
+    @Test func damagedManifestMeansACleanBuild() throws {
+        let root = try Self.knowledgeBase()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(SiteTestSupport.build(["--out", "site"], in: root).code == 0)
+        let manifest = root + "/site/" + BuildManifest.fileName
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: manifest)))
+        bytes.removeLast(7)
+        try Data(bytes).write(to: URL(fileURLWithPath: manifest))
+        let again = SiteTestSupport.build(["--out", "site", "--verbose"], in: root)
+        #expect(again.code == 0)
+        #expect(again.stdout.hasPrefix("Built "), "\(again.stdout)")
+        #expect(again.stderr.contains("clean build: no manifest of a previous build"), "\(again.stderr)")
+    }
+
+    @Test func manifestRoundTrips() throws {
+        let root = try Self.knowledgeBase()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(SiteTestSupport.build(["--out", "site"], in: root).code == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/site/" + BuildManifest.fileName)))
+        let manifest = try #require(BuildManifest(decoding: bytes))
+        #expect(manifest.entries.count == 15)
+        #expect(manifest.encoded() == bytes)
+        for cut in [1, 10, bytes.count / 2, bytes.count - 1] {
+            #expect(BuildManifest(decoding: Array(bytes.prefix(cut))) == nil, "a manifest cut at \(cut) bytes was read")
+        }
+    }
+}
