@@ -241,6 +241,7 @@ def bench_build(args, base, results):
         print(f"build outputs: {fs.note}")
         results["build_output_file_system"] = fs.note
         bench_build_sizes(args, results, fs)
+        bench_incremental(args, results, fs)
         if "bytes" in args.only.split(","):
             bench_bytes(args, base, results, sites=results.get("sites", {}).get(str(args.n)))
     results.pop("sites", None)  # folders of a file system that is gone now
@@ -303,12 +304,75 @@ def bench_build_sizes(args, results, fs):
         # kb, so this includes the deletion and what it costs the next creations).
         both = corpus(n, "both")
         rcpu = []
-        rt, rm, rall = median_of(args.runs, [KB, "build", "--out", results["sites"][str(n)]["kb"]], cwd=both, env=env,
+        rt, rm, rall = median_of(args.runs, [KB, "build", "--clean", "--out", results["sites"][str(n)]["kb"]], cwd=both, env=env,
                                  before=os.sync, ok=(0,), cpu=rcpu)
         results["build"][str(n)].update({"kb_rebuild_median_s": rt, "kb_rebuild_runs_s": rall,
                                          "kb_rebuild_cpu_median_s": statistics.median(rcpu)})
         print(f"N={n}: kb build over the previous site (stage, swap, delete the old one) {rt:.2f} s "
               f"{['%.2f' % x for x in rall]}, CPU {statistics.median(rcpu):.2f} s", flush=True)
+
+
+def tree_bytes(root):
+    """Every file under `root` by relative path with its bytes, the build manifest left out (it
+    holds the input files' stamps, which differ between builds made at different times)."""
+    files = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, root)
+            if rel != ".kb-build":
+                with open(path, "rb") as f:
+                    files[rel] = f.read()
+    return files
+
+
+def bench_incremental(args, results, fs):
+    """kb build over its own site after a one-entry edit (the incremental build), beside the clean
+    build of the same corpus measured above; then a clean build of the edited corpus, which the
+    incremental output must equal byte for byte."""
+    n = args.n
+    row = results.get("build", {}).get(str(n))
+    if not row:
+        return
+    both = corpus(n, "both")
+    env = dict(os.environ, KB_SITE=SITE_ASSETS)
+    site = fs.folder(both, "kb-incremental")
+    run([KB, "build", "--out", site], cwd=both, env=env, ok=(0,))
+    entry = os.path.join(both, "entries", f"kb-{n // 2:06d}", "entry.md")
+    with open(entry, encoding="utf-8") as f:
+        original = f.read()
+    runs = max(3, args.runs)
+    times, cpu = [], []
+    try:
+        # Past the two seconds in which kb does not trust a file's stamp (it reads such files again).
+        time.sleep(2.1)
+        for k in range(runs):
+            # A new title and a new sentence in the body: the entry's page, the lists, symptom
+            # pages and search files that hold its words change.
+            edited = original.replace('title: "', f'title: "Edit {k}: ', 1) + f"\nEdit {k}: one more observation.\n"
+            with open(entry, "w", encoding="utf-8") as f:
+                f.write(edited)
+            t, _, out = run([KB, "build", "--out", site], cwd=both, env=env, ok=(0,))
+            if not out.startswith("Updated "):
+                sys.exit(f"the build after a one-entry edit was not incremental: {out.strip()}")
+            times.append(t)
+            cpu.append(LAST_CPU[0])
+        clean = fs.folder(both, "kb-incremental-clean")
+        run([KB, "build", "--clean", "--out", clean], cwd=both, env=env, ok=(0,))
+        a, b = tree_bytes(site), tree_bytes(clean)
+        differing = sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))
+    finally:
+        with open(entry, "w", encoding="utf-8") as f:
+            f.write(original)
+    t = statistics.median(times)
+    share = t / row["kb_build_median_s"]
+    row.update({"kb_incremental_median_s": t, "kb_incremental_runs_s": times, "kb_incremental_cpu_median_s": statistics.median(cpu),
+                "kb_incremental_share_of_clean": share, "kb_incremental_equals_clean": not differing})
+    print(f"N={n}: kb build after a one-entry edit (incremental) median {t:.3f} s {['%.3f' % x for x in times]}, "
+          f"CPU {statistics.median(cpu):.2f} s = {share * 100:.1f} % of the clean build's {row['kb_build_median_s']:.2f} s "
+          f"(target < 5 %); output equals a clean build: {'yes' if not differing else 'NO, ' + ', '.join(differing[:5])}", flush=True)
+    if differing:
+        sys.exit("the incremental build's output differs from a clean build's")
 
 
 # Queries per corpus language (Pagefind searches the index of the page's language).

@@ -122,7 +122,8 @@ struct BuildManifest: Equatable {
             w.int(l.symptoms.count)
             for symptom in l.symptoms { w.string(symptom.phrase); w.string(symptom.fragment) }
             w.int(l.usesModelWorld ? 1 : 0)
-            w.bytes(l.listLine)
+            w.int(l.attempts.count)
+            for attempt in l.attempts { w.string(attempt.number); w.string(attempt.outcome.rawValue) }
             w.int(record.diagnostics.count)
             for d in record.diagnostics {
                 w.string(d.path)
@@ -130,13 +131,16 @@ struct BuildManifest: Equatable {
                 w.string(d.severity.rawValue); w.string(d.message); w.string(d.rule)
             }
         }
-        return w.output
+        // A checksum of everything before it (8 bytes, little-endian): the strings are read back without validation.
+        let checksum = ContentHash.of(w.output)
+        return w.output + (0..<8).map { UInt8(truncatingIfNeeded: checksum >> (8 * $0)) }
     }
 
     /// Reads a manifest; nil when the bytes are not a complete manifest of this version.
     init?(decoding bytes: [UInt8]) {
         let header = Array("\(Self.magic) \(Self.version)\n".utf8)
-        var r = ManifestReader(bytes)
+        guard let body = ManifestReader.checked(bytes) else { return nil }
+        var r = ManifestReader(body)
         guard let first = r.bytes(), first == header,
               let fingerprint = r.string(), let entriesFolder = r.stamp(), let knownIDs = r.strings(),
               let searchState = r.bytes(), let count = r.int() else { return nil }
@@ -153,7 +157,13 @@ struct BuildManifest: Equatable {
                 guard let phrase = r.string(), let fragment = r.string() else { return nil }
                 symptoms.append(.init(phrase: phrase, fragment: fragment))
             }
-            guard let model = r.int(), let line = r.bytes(), let diagnosticCount = r.int() else { return nil }
+            guard let model = r.int(), let attemptCount = r.int() else { return nil }
+            var attempts: [SiteListing.Attempt] = []
+            for _ in 0..<attemptCount {
+                guard let number = r.string(), let name = r.string(), let outcome = Outcome(rawValue: name) else { return nil }
+                attempts.append(.init(number: number, outcome: outcome))
+            }
+            guard let diagnosticCount = r.int() else { return nil }
             var diagnostics: [Diagnostic] = []
             for _ in 0..<diagnosticCount {
                 guard let path = r.string(), let lineNumber = r.int(), let column = r.int(), let severityName = r.string(),
@@ -164,7 +174,7 @@ struct BuildManifest: Equatable {
             }
             let listing = SiteListing(id: id, title: title, lang: lang, updated: updated,
                                       status: EntryMetadata.Status(rawValue: status), tags: tags, summary: summary,
-                                      related: related, symptoms: symptoms, usesModelWorld: model == 1, listLine: line)
+                                      related: related, symptoms: symptoms, usesModelWorld: model == 1, attempts: attempts)
             entries.append(EntryRecord(file: file, folder: folder, entry: entry,
                                        scenario: scenario.isEmpty ? nil : scenario, scenarioStamp: scenarioStamp,
                                        listing: listing, diagnostics: diagnostics))
@@ -218,6 +228,14 @@ struct ManifestReader {
 
     init(_ input: [UInt8]) { self.input = input }
 
+    /// The bytes before the trailing checksum (`ContentHash`, 8 bytes little-endian), when it matches.
+    static func checked(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 8 else { return nil }
+        let body = Array(bytes[..<(bytes.count - 8)])
+        let checksum = bytes[(bytes.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return ContentHash.of(body) == checksum ? body : nil
+    }
+
     var isAtEnd: Bool { position == input.count }
 
     mutating func uint() -> UInt64? {
@@ -244,10 +262,11 @@ struct ManifestReader {
         return Array(input[position..<position + count])
     }
 
+    /// A string; the manifest's checksum stands for its UTF-8 being what was written.
     mutating func string() -> String? {
         guard let count = int(), count <= input.count - position else { return nil }
         defer { position += count }
-        return String(validating: input[position..<position + count], as: UTF8.self)
+        return String(decoding: input[position..<position + count], as: UTF8.self)
     }
 
     mutating func strings() -> [String]? {
@@ -268,6 +287,15 @@ struct ManifestReader {
 
 /// FNV-1a, 64 bits, over a file's bytes: tells whether an entry whose stamp changed really changed.
 enum ContentHash {
+    static func of(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash.multipliedReportingOverflow(by: 0x0000_0100_0000_01B3).partialValue
+        }
+        return hash
+    }
+
     static func of<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {

@@ -135,18 +135,28 @@ extension SiteBuilder {
             let newIndex = try SiteIndex.make(records.map(\.listing), checks: checks,
                                               pathOf: { id in positions[id].map { manifest.entries[$0].file } ?? id })
             index = newIndex
-            clock.lap(.index)
-            plan = try pagePlan(index: newIndex, old: manifest.entries.map(\.listing), changed: changed,
-                                fileOf: { id in positions[id].map { manifest.entries[$0].file } }, checks: checks)
-            let siteEntries = plan.entries
-            let pages = RenderedPages(count: plan.pages.count)
-            render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base) { path, buffer, position in
-                pages.set(position, path: path, bytes: buffer.html.bytes)
+            // The search files are patched on a thread of their own while the pages render.
+            let previousState = searchState
+            let changedEntries = changed
+            let search = BackgroundTask { [self] in
+                try patchSearch(changed: changedEntries, index: newIndex, state: previousState, output: output)
             }
-            rendered = pages.all
+            clock.lap(.index)
+            do {
+                plan = try pagePlan(index: newIndex, old: manifest.entries.map(\.listing), changed: changed,
+                                    fileOf: { id in positions[id].map { manifest.entries[$0].file } }, checks: checks)
+                let siteEntries = plan.entries
+                let pages = RenderedPages(count: plan.pages.count)
+                render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base) { path, buffer, position in
+                    pages.set(position, path: path, bytes: buffer.html.bytes)
+                }
+                rendered = pages.all
+            } catch {
+                _ = try? search.wait()
+                throw error
+            }
             clock.lap(.render)
-            (searchFiles, searchState) = try patchSearch(changed: changed, index: newIndex, state: Self.decodeSearchState(manifest.searchState),
-                                                         site: site)
+            (searchFiles, searchState) = try search.wait()
         }
         // From here on the site changes: without a manifest, an interrupted build is followed by a clean one.
         try site.removeManifest()
@@ -190,13 +200,19 @@ extension SiteBuilder {
                   checks: [String: SiteCheckReport.EntryResult]) throws -> PagePlan {
         var entries: [Int: SiteEntry] = [:]
         var tags: Set<String> = [], languages: Set<String> = [], symptomsChanged = false
+        /// Entries whose symptom links are the same but show another title or language.
+        var symptomTitlesChanged: Set<Int> = []
         var relatedChanged: Set<String> = []
         for item in changed {
             let before = old[item.position], after = item.record.listing
             entries[index.positionByID[after.id]!] = item.siteEntry
             tags.formUnion(before.tags.filter { !$0.isEmpty }); tags.formUnion(after.tags.filter { !$0.isEmpty })
             languages.insert(before.lang); languages.insert(after.lang)
-            if before.symptoms != after.symptoms || before.title != after.title || before.lang != after.lang { symptomsChanged = true }
+            if before.symptoms != after.symptoms {
+                symptomsChanged = true
+            } else if before.title != after.title || before.lang != after.lang {
+                symptomTitlesChanged.insert(index.positionByID[after.id]!)
+            }
             if after.differsOnRelatedLists(from: before) { relatedChanged.insert(after.id) }
         }
         if !relatedChanged.isEmpty {
@@ -231,6 +247,13 @@ extension SiteBuilder {
                 for page in 1...group.pageCount { pages.append(.symptomGroup(k, page: page)) }
             }
             folders.append("symptoms")
+        } else if !symptomTitlesChanged.isEmpty {
+            // The same links on the same pages: only the pages with a link to such an entry change.
+            for (k, group) in index.symptoms.enumerated() where group.pageCount > 0 {
+                for page in 1...group.pageCount where group.links(page: page).contains(where: { symptomTitlesChanged.contains($0.entry) }) {
+                    pages.append(.symptomGroup(k, page: page))
+                }
+            }
         }
         if !index.hasModelPage { folders.append((SitePaths.navigationBarModel as NSString).deletingLastPathComponent) }
         return PagePlan(pages: pages, entries: entries, folders: folders)
@@ -239,7 +262,7 @@ extension SiteBuilder {
     /// The search files that change with the changed entries, site-relative, and the export's
     /// new state (`SearchWebPatch`, one entry after the other).
     func patchSearch(changed: [ChangedEntry], index: SiteIndex, state: SearchWebPatch.State?,
-                     site: IncrementalSiteFiles) throws -> (files: [(path: String, bytes: [UInt8])], state: SearchWebPatch.State?) {
+                     output: String) throws -> (files: [(path: String, bytes: [UInt8])], state: SearchWebPatch.State?) {
         let (glossary, _) = Glossary.load(entriesDirectory: options.entriesDirectory,
                                           displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
         let searchGlossary = SearchGlossary(glossary)
@@ -252,7 +275,7 @@ extension SiteBuilder {
             let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: index.entries.count, state: state,
                                                      glossary: searchGlossary, framing: .script) { name in
                 if let data = patched[name] { return data }
-                return site.read(name.sitePath).map { Data($0) }
+                return FileManager.default.contents(atPath: (output as NSString).appendingPathComponent(name.sitePath))
             }
             switch outcome {
             case .patched(let files, let next):

@@ -358,8 +358,9 @@ struct EntryListItems: Sendable {
     /// Per entry: the line after `<li><a href="` and the root prefix.
     let lines: [[UInt8]]
 
+    /// The lines of every entry of the index, made on all cores.
     init(index: SiteIndex) {
-        lines = index.entries.map(\.listLine)
+        lines = Linter.parallelMap(index.entries.count) { Self.line(index.entries[$0], check: index.checks[$0]) }
     }
 
     func write(_ position: Int, root: String, into html: inout HTMLBuffer) {
@@ -368,8 +369,7 @@ struct EntryListItems: Sendable {
         html.raw(lines[position])
     }
 
-    static func line(_ item: SiteEntry) -> [UInt8] {
-        let meta = item.entry.metadata
+    static func line(_ item: SiteListing, check: SiteCheckReport.EntryResult?) -> [UInt8] {
         let strings = SiteStrings.english
         var html = HTMLBuffer(capacity: 512)
         html.text(item.path)
@@ -378,12 +378,12 @@ struct EntryListItems: Sendable {
         html.raw(">")
         html.text(item.title)
         html.raw("</a> ")
-        Fragments.statusBadge(meta.status, strings: strings, into: &html)
-        if let check = item.check {
+        Fragments.statusBadge(item.status, strings: strings, into: &html)
+        if let check {
             html.raw(" ")
             Fragments.checkBadge(check.verdict, title: check.checkedAt, into: &html)
         }
-        let attempts = item.entry.attempts
+        let attempts = item.attempts
         if !attempts.isEmpty {
             // Runs of attempts with the same outcome share one span and one phrase of the label
             // ("Attempts: 1–5 failed, 6 worked"): lists of thousands of entries stay small.
@@ -398,10 +398,10 @@ struct EntryListItems: Sendable {
             html.raw(" <span class=\"glance\" role=\"img\" aria-label=\"Attempts: ")
             for (n, run) in runs.enumerated() {
                 if n > 0 { html.raw(", ") }
-                html.text(attempts[run.first].number.description)
+                html.text(attempts[run.first].number)
                 if run.last > run.first {
                     html.raw("–")
-                    html.text(attempts[run.last].number.description)
+                    html.text(attempts[run.last].number)
                 }
                 html.raw(" ")
                 html.text(strings.outcome(attempts[run.first].outcome))
@@ -417,11 +417,11 @@ struct EntryListItems: Sendable {
             }
             html.raw("</span>")
         }
-        if !meta.summary.isEmpty {
+        if !item.summary.isEmpty {
             html.raw("\n<p")
             html.attribute("lang", item.lang)
             html.raw(">")
-            html.text(meta.summary)
+            html.text(item.summary)
             html.raw("</p>")
         }
         html.raw("</li>\n")

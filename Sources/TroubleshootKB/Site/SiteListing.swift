@@ -19,8 +19,13 @@ struct SiteListing: Sendable, Equatable {
     let symptoms: [Symptom]
     /// Whether the scenario file names the navigation-bar model's world.
     let usesModelWorld: Bool
-    /// The entry's line in the lists, after `<li><a href="` and the root prefix (`EntryListItems`).
-    let listLine: [UInt8]
+    /// Each attempt's number as written and its outcome (the lists show them at a glance).
+    let attempts: [Attempt]
+
+    struct Attempt: Sendable, Equatable {
+        let number: String
+        let outcome: Outcome
+    }
 
     struct Symptom: Sendable, Equatable {
         let phrase: String
@@ -32,7 +37,7 @@ struct SiteListing: Sendable, Equatable {
     var path: String { SitePaths.entry(id) }
 
     init(id: String, title: String, lang: String, updated: String, status: EntryMetadata.Status?, tags: [String], summary: String,
-         related: [String], symptoms: [Symptom], usesModelWorld: Bool, listLine: [UInt8]) {
+         related: [String], symptoms: [Symptom], usesModelWorld: Bool, attempts: [Attempt]) {
         self.id = id
         self.title = title
         self.lang = lang
@@ -43,7 +48,7 @@ struct SiteListing: Sendable, Equatable {
         self.related = related
         self.symptoms = symptoms
         self.usesModelWorld = usesModelWorld
-        self.listLine = listLine
+        self.attempts = attempts
     }
 
     init(_ item: SiteEntry) {
@@ -52,7 +57,7 @@ struct SiteListing: Sendable, Equatable {
                   summary: meta.summary, related: meta.related,
                   symptoms: SiteIndex.symptomLinks(of: item).map { Symptom(phrase: $0.phrase, fragment: $0.fragment) },
                   usesModelWorld: item.scenario?.text.contains("@world:" + NavigationBarWorld.worldName) == true,
-                  listLine: EntryListItems.line(item))
+                  attempts: item.entry.attempts.map { Attempt(number: $0.number.description, outcome: $0.outcome) })
     }
 
     /// Whether what other entries' pages show of this entry (title, language, status) differs.

@@ -113,6 +113,90 @@ import Testing
         #expect(third.code == 0 && (third.stdout.contains("nothing changed") || third.stdout.contains(" 0 files written")), "\(third.stdout)")
     }
 
+    /// A knowledge base of `count` small generated entries: lists of several pages (two tags with
+    /// most entries), symptom groups of several pages, related links.
+    static func generatedKnowledgeBase(count: Int) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kb-incremental-gen-\(UUID().uuidString)").path
+        let past = Date(timeIntervalSinceNow: -3600)
+        for k in 0..<count {
+            let id = String(format: "gen-%04d", k)
+            let folder = root + "/entries/" + id
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let tags = k % 7 == 0 ? "[common, rare-\(k % 3)]" : "[common, other]"
+            let related = k > 0 ? "\nrelated: [\(String(format: "gen-%04d", k - 1))]" : ""
+            let text = """
+            ---
+            id: \(id)
+            title: "Generated problem \(k) with the toolbar"
+            lang: en
+            summary: "Summary \(k)."
+            symptoms: ["toolbar symptom \(k) alpha", "toolbar symptom \(k) beta", "shared phrase"]
+            tags: \(tags)
+            status: \(k % 2 == 0 ? "resolved" : "open")
+            updated: 2026-\(String(format: "%02d", 1 + k % 12))-\(String(format: "%02d", 1 + k % 28))\(related)
+            ---
+
+            # Generated problem \(k)
+
+            ## Problem
+
+            The toolbar misbehaves in case \(k).
+
+            ## Attempts
+
+            ### Attempt 1: hide it
+
+            - **Idea:** hide the toolbar.
+            - **Result:** failed. It came back.
+            - **Cause:** the system shows it again.
+
+            ## Fix
+
+            Set it once more in case \(k).
+
+            """
+            try text.write(toFile: folder + "/entry.md", atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: folder + "/entry.md")
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: folder)
+        }
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: root + "/entries")
+        return root
+    }
+
+    static let generatedEdits: [Edit] = [
+        Edit(description: "title", incremental: true) { entries in
+            try replace(entry(entries, "gen-0150"), "title: \"Generated problem 150", "title: \"Renamed problem 150")
+        },
+        Edit(description: "date: moves to another list page", incremental: true) { entries in
+            try replace(entry(entries, "gen-0150"), "updated: 2026-", "updated: 2019-")
+        },
+        Edit(description: "symptom phrases", incremental: true) { entries in
+            try replace(entry(entries, "gen-0150"), "\"toolbar symptom 150 alpha\"", "\"a phrase that sorts first\"")
+        },
+        Edit(description: "the last entry of a tag", incremental: true) { entries in
+            try replace(entry(entries, "gen-0000"), "[common, rare-0]", "[common]")
+        },
+    ]
+
+    @Test(arguments: generatedEdits)
+    func incrementalBuildOfManyEntriesEqualsCleanBuild(_ edit: Edit) throws {
+        let root = try Self.generatedKnowledgeBase(count: 260)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let first = SiteTestSupport.build(["--out", "site"], in: root)
+        #expect(first.code == 0, "\(first.stderr.prefix(2000))")
+        #expect(FileManager.default.fileExists(atPath: root + "/site/tags/common/page-3.html"))
+        #expect(FileManager.default.fileExists(atPath: root + "/site/symptoms/en-2.html"))
+        try edit.apply(root + "/entries")
+        let second = SiteTestSupport.build(["--out", "site"], in: root)
+        #expect(second.code == 0, "\(second.stderr)")
+        #expect(second.stdout.hasPrefix("Updated "), "\(second.stdout)")
+        #expect(SiteTestSupport.build(["--out", "clean", "--clean"], in: root).code == 0)
+        let incremental = SiteTestSupport.snapshot(root + "/site"), expected = SiteTestSupport.snapshot(root + "/clean")
+        #expect(Set(incremental.keys) == Set(expected.keys), "files only in one: \(Set(incremental.keys).symmetricDifference(expected.keys).sorted())")
+        let differing = expected.keys.filter { $0 != BuildManifest.fileName && incremental[$0] != expected[$0] }.sorted()
+        #expect(differing.isEmpty, "differ from a clean build: \(differing)")
+    }
+
     static func withoutStamps(_ data: Data?) -> BuildManifest? {
         guard let data, var manifest = BuildManifest(decoding: [UInt8](data)) else { return nil }
         for k in manifest.entries.indices {
