@@ -100,86 +100,72 @@ struct BuildManifest: Equatable {
 
     // MARK: Encoding
 
-    /// The manifest as bytes: a header line, then length-prefixed fields (`ManifestWriter`).
-    func encoded() -> [UInt8] {
-        var w = ManifestWriter()
-        w.bytes(Array("\(Self.magic) \(Self.version)\n".utf8))
-        w.string(fingerprint)
-        w.stamp(entriesFolder)
-        w.strings(knownIDs)
-        w.bytes(searchState)
-        w.int(entries.count)
-        for record in entries {
-            w.string(record.file)
-            w.stamp(record.folder)
-            w.stamp(record.entry)
-            w.string(record.scenario ?? "")
-            w.stamp(record.scenarioStamp)
-            let l = record.listing
-            w.string(l.id); w.string(l.title); w.string(l.lang); w.string(l.updated)
-            w.string(l.status?.rawValue ?? "")
-            w.strings(l.tags); w.string(l.summary); w.strings(l.related)
-            w.int(l.symptoms.count)
-            for symptom in l.symptoms { w.string(symptom.phrase); w.string(symptom.fragment) }
-            w.int(l.usesModelWorld ? 1 : 0)
-            w.int(l.attempts.count)
-            for attempt in l.attempts { w.string(attempt.number); w.string(attempt.outcome.rawValue) }
-            w.int(record.diagnostics.count)
-            for d in record.diagnostics {
-                w.string(d.path)
-                w.int(d.location?.line ?? 0); w.int(d.location?.column ?? 0)
-                w.string(d.severity.rawValue); w.string(d.message); w.string(d.rule)
-            }
+    /// Entry records per block: blocks are encoded and decoded on all cores.
+    static let blockSize = 1024
+
+    /// The manifest as bytes: a header line, the fields that concern every entry, then the entry
+    /// records in blocks of `blockSize`; each of these parts is length-prefixed (`ManifestWriter`)
+    /// and ends with its checksum (`ContentHash`, 8 bytes little-endian), because strings are read
+    /// back without validating them again.
+    func encoded() -> [UInt8] { encoded(blocks: Self.encodedBlocks(entries)) }
+
+    /// The entry records' blocks, each with its checksum (made on all cores).
+    static func encodedBlocks(_ records: [EntryRecord]) -> [[UInt8]] {
+        Linter.parallelMap((records.count + blockSize - 1) / blockSize) { b in
+            var w = ManifestWriter()
+            for record in records[(b * blockSize)..<min(records.count, (b + 1) * blockSize)] { w.record(record) }
+            return ManifestWriter.checksummed(w.output)
         }
-        // A checksum of everything before it (8 bytes, little-endian): the strings are read back without validation.
-        let checksum = ContentHash.of(w.output)
-        return w.output + (0..<8).map { UInt8(truncatingIfNeeded: checksum >> (8 * $0)) }
+    }
+
+    /// The manifest with its entry records already encoded (`encodedBlocks(entries)`).
+    func encoded(blocks: [[UInt8]]) -> [UInt8] {
+        var head = ManifestWriter()
+        head.string(fingerprint)
+        head.stamp(entriesFolder)
+        head.strings(knownIDs)
+        head.bytes(searchState)
+        head.int(entries.count)
+        var w = ManifestWriter()
+        w.raw(Array("\(Self.magic) \(Self.version)\n".utf8))
+        w.bytes(ManifestWriter.checksummed(head.output))
+        for block in blocks { w.bytes(block) }
+        return w.output
     }
 
     /// Reads a manifest; nil when the bytes are not a complete manifest of this version.
     init?(decoding bytes: [UInt8]) {
         let header = Array("\(Self.magic) \(Self.version)\n".utf8)
-        guard let body = ManifestReader.checked(bytes) else { return nil }
-        var r = ManifestReader(body)
-        guard let first = r.bytes(), first == header,
-              let fingerprint = r.string(), let entriesFolder = r.stamp(), let knownIDs = r.strings(),
-              let searchState = r.bytes(), let count = r.int() else { return nil }
-        var entries: [EntryRecord] = []
-        entries.reserveCapacity(min(count, 1 << 20))
-        for _ in 0..<count {
-            guard let file = r.string(), let folder = r.stamp(), let entry = r.stamp(),
-                  let scenario = r.string(), let scenarioStamp = r.stamp(),
-                  let id = r.string(), let title = r.string(), let lang = r.string(), let updated = r.string(),
-                  let status = r.string(), let tags = r.strings(), let summary = r.string(), let related = r.strings(),
-                  let symptomCount = r.int() else { return nil }
-            var symptoms: [SiteListing.Symptom] = []
-            for _ in 0..<symptomCount {
-                guard let phrase = r.string(), let fragment = r.string() else { return nil }
-                symptoms.append(.init(phrase: phrase, fragment: fragment))
-            }
-            guard let model = r.int(), let attemptCount = r.int() else { return nil }
-            var attempts: [SiteListing.Attempt] = []
-            for _ in 0..<attemptCount {
-                guard let number = r.string(), let name = r.string(), let outcome = Outcome(rawValue: name) else { return nil }
-                attempts.append(.init(number: number, outcome: outcome))
-            }
-            guard let diagnosticCount = r.int() else { return nil }
-            var diagnostics: [Diagnostic] = []
-            for _ in 0..<diagnosticCount {
-                guard let path = r.string(), let lineNumber = r.int(), let column = r.int(), let severityName = r.string(),
-                      let severity = Diagnostic.Severity(rawValue: severityName), let message = r.string(), let rule = r.string()
-                else { return nil }
-                let location = lineNumber == 0 ? nil : SourceLocation(line: lineNumber, column: column)
-                diagnostics.append(Diagnostic(path: path, location: location, severity: severity, message: message, rule: rule))
-            }
-            let listing = SiteListing(id: id, title: title, lang: lang, updated: updated,
-                                      status: EntryMetadata.Status(rawValue: status), tags: tags, summary: summary,
-                                      related: related, symptoms: symptoms, usesModelWorld: model == 1, attempts: attempts)
-            entries.append(EntryRecord(file: file, folder: folder, entry: entry,
-                                       scenario: scenario.isEmpty ? nil : scenario, scenarioStamp: scenarioStamp,
-                                       listing: listing, diagnostics: diagnostics))
+        guard bytes.starts(with: header) else { return nil }
+        var r = ManifestReader(Array(bytes[header.count...]))
+        guard let headBytes = r.bytes(), let head = ManifestReader.checked(headBytes) else { return nil }
+        var h = ManifestReader(head)
+        guard let fingerprint = h.string(), let entriesFolder = h.stamp(), let knownIDs = h.strings(),
+              let searchState = h.bytes(), let count = h.int(), h.isAtEnd else { return nil }
+        var blocks: [[UInt8]] = []
+        while !r.isAtEnd {
+            guard let block = r.bytes() else { return nil }
+            blocks.append(block)
         }
-        guard r.isAtEnd else { return nil }
+        guard blocks.count == (count + Self.blockSize - 1) / Self.blockSize else { return nil }
+        let decoded = Linter.parallelMap(blocks.count) { b -> [EntryRecord]? in
+            guard let body = ManifestReader.checked(blocks[b]) else { return nil }
+            var reader = ManifestReader(body)
+            var records: [EntryRecord] = []
+            records.reserveCapacity(Self.blockSize)
+            while !reader.isAtEnd {
+                guard let record = reader.record() else { return nil }
+                records.append(record)
+            }
+            return records
+        }
+        var entries: [EntryRecord] = []
+        entries.reserveCapacity(count)
+        for block in decoded {
+            guard let block else { return nil }
+            entries += block
+        }
+        guard entries.count == count else { return nil }
         self.init(fingerprint: fingerprint, entriesFolder: entriesFolder, knownIDs: knownIDs, entries: entries, searchState: searchState)
     }
 
@@ -213,6 +199,36 @@ struct ManifestWriter {
     }
 
     mutating func int(_ value: Int) { uint(UInt64(max(0, value))) }
+    mutating func raw(_ value: [UInt8]) { output += value }
+
+    /// `bytes` followed by their checksum.
+    static func checksummed(_ bytes: [UInt8]) -> [UInt8] {
+        let checksum = ContentHash.of(bytes)
+        return bytes + (0..<8).map { UInt8(truncatingIfNeeded: checksum >> (8 * $0)) }
+    }
+
+    mutating func record(_ record: BuildManifest.EntryRecord) {
+        string(record.file)
+        stamp(record.folder)
+        stamp(record.entry)
+        string(record.scenario ?? "")
+        stamp(record.scenarioStamp)
+        let l = record.listing
+        string(l.id); string(l.title); string(l.lang); string(l.updated)
+        string(l.status?.rawValue ?? "")
+        strings(l.tags); string(l.summary); strings(l.related)
+        int(l.symptoms.count)
+        for symptom in l.symptoms { string(symptom.phrase); string(symptom.fragment) }
+        int(l.usesModelWorld ? 1 : 0)
+        int(l.attempts.count)
+        for attempt in l.attempts { string(attempt.number); string(attempt.outcome.rawValue) }
+        int(record.diagnostics.count)
+        for d in record.diagnostics {
+            string(d.path)
+            int(d.location?.line ?? 0); int(d.location?.column ?? 0)
+            string(d.severity.rawValue); string(d.message); string(d.rule)
+        }
+    }
     mutating func bytes(_ value: [UInt8]) { int(value.count); output += value }
     mutating func string(_ value: String) { int(value.utf8.count); output.append(contentsOf: value.utf8) }
     mutating func strings(_ values: [String]) { int(values.count); for value in values { string(value) } }
@@ -277,6 +293,39 @@ struct ManifestReader {
             values.append(value)
         }
         return values
+    }
+
+    mutating func record() -> BuildManifest.EntryRecord? {
+        guard let file = string(), let folder = stamp(), let entry = stamp(),
+              let scenario = string(), let scenarioStamp = stamp(),
+              let id = string(), let title = string(), let lang = string(), let updated = string(),
+              let status = string(), let tags = strings(), let summary = string(), let related = strings(),
+              let symptomCount = int() else { return nil }
+        var symptoms: [SiteListing.Symptom] = []
+        for _ in 0..<symptomCount {
+            guard let phrase = string(), let fragment = string() else { return nil }
+            symptoms.append(.init(phrase: phrase, fragment: fragment))
+        }
+        guard let model = int(), let attemptCount = int() else { return nil }
+        var attempts: [SiteListing.Attempt] = []
+        for _ in 0..<attemptCount {
+            guard let number = string(), let name = string(), let outcome = Outcome(rawValue: name) else { return nil }
+            attempts.append(.init(number: number, outcome: outcome))
+        }
+        guard let diagnosticCount = int() else { return nil }
+        var diagnostics: [Diagnostic] = []
+        for _ in 0..<diagnosticCount {
+            guard let path = string(), let lineNumber = int(), let column = int(), let severityName = string(),
+                  let severity = Diagnostic.Severity(rawValue: severityName), let message = string(), let rule = string()
+            else { return nil }
+            let location = lineNumber == 0 ? nil : SourceLocation(line: lineNumber, column: column)
+            diagnostics.append(Diagnostic(path: path, location: location, severity: severity, message: message, rule: rule))
+        }
+        let listing = SiteListing(id: id, title: title, lang: lang, updated: updated,
+                                  status: EntryMetadata.Status(rawValue: status), tags: tags, summary: summary,
+                                  related: related, symptoms: symptoms, usesModelWorld: model == 1, attempts: attempts)
+        return BuildManifest.EntryRecord(file: file, folder: folder, entry: entry, scenario: scenario.isEmpty ? nil : scenario,
+                                         scenarioStamp: scenarioStamp, listing: listing, diagnostics: diagnostics)
     }
 
     mutating func stamp() -> BuildManifest.FileStamp? {

@@ -100,6 +100,23 @@ extension SiteBuilder {
         }
         clock.lap(.parse)
 
+        // The search files are patched on a thread of their own from here on, while the
+        // entries are linted and the pages render (documents are numbered in id order).
+        let search: BackgroundTask<(files: [(path: String, bytes: [UInt8])], state: SearchWebPatch.State?)>? = changed.isEmpty ? nil : {
+            let ids = records.map(\.listing.id)
+            let order = SearchIndex.documentOrder(count: ids.count, id: { ids[$0] })
+            var number = [Int](repeating: 0, count: ids.count)
+            for (d, k) in order.enumerated() { number[k] = d }
+            let numbered = changed.map { item in (entry: item, document: number[item.position]) }
+            let state = Self.decodeSearchState(manifest.searchState)
+            return BackgroundTask { [self] in
+                let begin = DispatchTime.now().uptimeNanoseconds
+                defer { clock.record("search files patched (beside lint and render)", since: begin) }
+                return try patchSearch(changed: numbered, documentCount: ids.count, state: state, output: output)
+            }
+        }()
+        defer { _ = try? search?.wait() }
+
         // Lint the changed entries; the others' diagnostics are those of the last build.
         let fresh = Self.lint(changedItems, locatorDiagnostics: [], knownIDs: knownIDs, progress: progress)
         let freshByFolder = Self.diagnosticsByFolder(fresh)
@@ -108,14 +125,7 @@ extension SiteBuilder {
             record.diagnostics = freshByFolder[PathText.folder(of: item.source.path)] ?? []
             records[item.position] = record
         }
-        let diagnostics = Linter.sorted(records.flatMap(\.diagnostics))
-        for diagnostic in diagnostics { report(diagnostic) }
-        if let first = diagnostics.first(where: { $0.severity == .error }) {
-            let errors = diagnostics.filter { $0.severity == .error }
-            let files = Set(errors.map(\.path)).count
-            throw SiteBuildError(step: .validate, path: first.path,
-                                 message: "\(errors.count) lint \(errors.count == 1 ? "error" : "errors") in \(files) \(files == 1 ? "file" : "files"); the site was not written (run kb lint)")
-        }
+        try reportAndStopOnErrors(Linter.sorted(records.flatMap(\.diagnostics)))
         clock.lap(.validate)
 
         let site = IncrementalSiteFiles(output: output)
@@ -124,6 +134,9 @@ extension SiteBuilder {
             let report = IncrementalBuildReport(changedEntries: 0, renderedPages: 0, writtenFiles: 0, removedFiles: 0)
             return summary(entries: records.count, pages: 0, site: site, report: report, start: start, clock: clock)
         }
+        // The manifest's entry records are final: encoded beside the rest.
+        let finalRecords = records
+        let manifestBlocks = BackgroundTask { BuildManifest.encodedBlocks(finalRecords) }
         // Everything is made in memory first: when the search export cannot be patched, the
         // site is still untouched for the clean build that follows.
         var rendered: [(path: String, bytes: [UInt8])] = []
@@ -135,28 +148,17 @@ extension SiteBuilder {
             let newIndex = try SiteIndex.make(records.map(\.listing), checks: checks,
                                               pathOf: { id in positions[id].map { manifest.entries[$0].file } ?? id })
             index = newIndex
-            // The search files are patched on a thread of their own while the pages render.
-            let previousState = searchState
-            let changedEntries = changed
-            let search = BackgroundTask { [self] in
-                try patchSearch(changed: changedEntries, index: newIndex, state: previousState, output: output)
-            }
             clock.lap(.index)
-            do {
-                plan = try pagePlan(index: newIndex, old: manifest.entries.map(\.listing), changed: changed,
-                                    fileOf: { id in positions[id].map { manifest.entries[$0].file } }, checks: checks)
-                let siteEntries = plan.entries
-                let pages = RenderedPages(count: plan.pages.count)
-                render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base) { path, buffer, position in
-                    pages.set(position, path: path, bytes: buffer.html.bytes)
-                }
-                rendered = pages.all
-            } catch {
-                _ = try? search.wait()
-                throw error
+            plan = try pagePlan(index: newIndex, old: manifest.entries.map(\.listing), changed: changed,
+                                fileOf: { id in positions[id].map { manifest.entries[$0].file } }, checks: checks)
+            let siteEntries = plan.entries
+            let pages = RenderedPages(count: plan.pages.count)
+            render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base) { path, buffer, position in
+                pages.set(position, path: path, bytes: buffer.html.bytes)
             }
+            rendered = pages.all
             clock.lap(.render)
-            (searchFiles, searchState) = try search.wait()
+            (searchFiles, searchState) = try search!.wait()
         }
         // From here on the site changes: without a manifest, an interrupted build is followed by a clean one.
         try site.removeManifest()
@@ -170,7 +172,7 @@ extension SiteBuilder {
         newManifest.entriesFolder = entriesFolder.settled(before: startTime)
         newManifest.knownIDs = knownIDs.sorted()
         newManifest.searchState = Self.encodeSearchState(searchState)
-        try site.writeManifest(newManifest.encoded())
+        try site.writeManifest(newManifest.encoded(blocks: try manifestBlocks.wait()))
         clock.lap(.write)
         let report = IncrementalBuildReport(changedEntries: changed.count, renderedPages: plan.pages.count,
                                             writtenFiles: site.written, removedFiles: site.removed)
@@ -261,18 +263,17 @@ extension SiteBuilder {
 
     /// The search files that change with the changed entries, site-relative, and the export's
     /// new state (`SearchWebPatch`, one entry after the other).
-    func patchSearch(changed: [ChangedEntry], index: SiteIndex, state: SearchWebPatch.State?,
+    func patchSearch(changed: [(entry: ChangedEntry, document: Int)], documentCount: Int, state: SearchWebPatch.State?,
                      output: String) throws -> (files: [(path: String, bytes: [UInt8])], state: SearchWebPatch.State?) {
         let (glossary, _) = Glossary.load(entriesDirectory: options.entriesDirectory,
                                           displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
         let searchGlossary = SearchGlossary(glossary)
         var patched: [SearchWebExport.FileName: Data] = [:]
         var state = state
-        for item in changed {
+        for (item, d) in changed {
             let entry = item.siteEntry.entry
-            guard let d = index.positionByID[entry.id] else { throw CleanBuildNeeded(reason: "an entry is missing from the index") }
             let document = SearchDocument(entry: entry, url: SitePaths.entry(entry.id))
-            let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: index.entries.count, state: state,
+            let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: documentCount, state: state,
                                                      glossary: searchGlossary, framing: .script) { name in
                 if let data = patched[name] { return data }
                 return FileManager.default.contents(atPath: (output as NSString).appendingPathComponent(name.sitePath))
