@@ -301,13 +301,18 @@ struct WebExportPatcher {
             return
         }
 
+        // A token with a file of its own that keeps more documents than `ownFileRecords` keeps
+        // more records too: its postings are read only up to this document's records (the
+        // rest is copied as it is); other postings are read whole and their counts checked.
+        let keepsOwnFile = ownFile != nil && df - 1 > ownFileRecords
         let span: WebPostingsSpan
         do {
-            span = try WebPostingsScanner.locate(document: d, in: file.bytes, range: range, maxPositions: cap)
+            span = try WebPostingsScanner.locate(document: d, in: file.bytes, range: range, maxPositions: cap,
+                                                 stopAfterDocument: keepsOwnFile)
         } catch {
             throw Fallback("malformed postings: \(error)")
         }
-        guard span.totalDocuments == df, (ownFile != nil) == (span.totalRecords > ownFileRecords) else {
+        guard keepsOwnFile || (span.totalDocuments == df && (ownFile != nil) == (span.totalRecords > ownFileRecords)) else {
             throw Fallback("postings that do not match their df or file")
         }
         // The old version's records must be those the export made of the recovered document.
@@ -336,13 +341,15 @@ struct WebExportPatcher {
             let hasEarlier = span.firstDocument.map { $0 < d } ?? false
             c.newFirst = hasEarlier ? span.firstDocument : newRecords != nil ? d : span.nextDocument
         }
-        let records = span.totalRecords - span.records + (c.newRank.map { after.recordCounts[$0] } ?? 0)
         if c.newDf == 0 {
             guard ownFile == nil else { throw Fallback("a token with a file of its own disappears") }
             return
         }
-        guard (ownFile != nil) == (records > ownFileRecords) else {
-            throw Fallback("a token crosses ownFileRecords")
+        if !keepsOwnFile {
+            let records = span.totalRecords - span.records + (c.newRank.map { after.recordCounts[$0] } ?? 0)
+            guard (ownFile != nil) == (records > ownFileRecords) else {
+                throw Fallback("a token crosses ownFileRecords")
+            }
         }
         c.newWeight = ownFile != nil ? c.nameLength + 8 : c.nameLength + out.count + 32
     }

@@ -61,6 +61,8 @@ struct WebPostingsScanner {
     private(set) var record = Record()
     /// Records read so far.
     private(set) var count = 0
+    /// `WebDigits.values`, held here so the loop reads it without the global's access check.
+    private let digitValues = WebDigits.values
 
     /// A scanner over the postings `bytes[range]`.
     init(_ bytes: [UInt8], range: Range<Int>? = nil, maxPositions cap: Int) {
@@ -72,49 +74,50 @@ struct WebPostingsScanner {
 
     var isAtEnd: Bool { offset >= range.upperBound }
 
-    /// Reads the next record into `record`; false at the end of the postings.
+    /// Reads the next record into `record` (in place: its positions array is reused); false at
+    /// the end of the postings.
     mutating func next() throws(Malformed) -> Bool {
         guard offset < range.upperBound else { return false }
         let fc = SearchIndex.fieldCount
-        var r = record
-        r.start = offset
+        let previous = (document: record.document, text: record.text, field: record.field)
+        let start = offset
+        record.start = start
         let head = try number(WebDigits.headT)
-        r.headEnd = offset
+        record.headEnd = offset
         if head % 2 == 1 {
             let gap = (head - 1) / 2
             // The first record's gap is from document 0; later documents come strictly after.
-            guard count == 0 || gap > 0 else { throw Malformed(offset: r.start) }
-            r.document = count == 0 ? gap : record.document + gap
-            r.isFirstInDocument = true
+            guard count == 0 || gap > 0 else { throw Malformed(offset: start) }
+            record.document = count == 0 ? gap : previous.document + gap
+            record.isFirstInDocument = true
             let textField = try number(WebDigits.textT)
-            r.text = textField / fc
-            r.field = textField % fc
-            r.fieldLength = try number(WebDigits.lengthT)
+            record.text = textField / fc
+            record.field = textField % fc
+            record.fieldLength = try number(WebDigits.lengthT)
         } else {
-            guard count > 0 else { throw Malformed(offset: r.start) }
+            guard count > 0 else { throw Malformed(offset: start) }
             let h = head / 2
             let step = h % fc
-            r.isFirstInDocument = false
-            r.text = record.text + h / fc + 1
-            r.field = record.field + step
-            guard r.field < fc else { throw Malformed(offset: r.start) }
-            if step != 0 { r.fieldLength = try number(WebDigits.lengthT) }
+            record.isFirstInDocument = false
+            record.text = previous.text + h / fc + 1
+            record.field = previous.field + step
+            guard record.field < fc else { throw Malformed(offset: start) }
+            if step != 0 { record.fieldLength = try number(WebDigits.lengthT) }
         }
         let first = try number(WebDigits.positionT)
-        r.tf = 1
-        if first % 2 == 1 { r.tf = try number(WebDigits.smallT) + 2 }
-        let m = min(r.tf, cap)
+        record.tf = 1
+        if first % 2 == 1 { record.tf = try number(WebDigits.smallT) + 2 }
+        let m = min(record.tf, cap)
         if keepsPositions {
-            r.positions.removeAll(keepingCapacity: true)
-            if m > 0 { r.positions.append(first / 2) }
+            record.positions.removeAll(keepingCapacity: true)
+            if m > 0 { record.positions.append(first / 2) }
         }
         var p = first / 2
         for _ in 1..<max(m, 1) {
             p += try number(WebDigits.smallT)
-            if keepsPositions { r.positions.append(p) }
+            if keepsPositions { record.positions.append(p) }
         }
-        r.end = offset
-        record = r
+        record.end = offset
         count += 1
         return true
     }
@@ -125,7 +128,7 @@ struct WebPostingsScanner {
         var v = 0, scale = 1
         while true {
             guard offset < range.upperBound, scale <= Int(UInt32.max) else { throw Malformed(offset: offset) }
-            let x = Int(WebDigits.values[Int(bytes[offset])])
+            let x = Int(digitValues[Int(bytes[offset])])
             guard x >= 0 else { throw Malformed(offset: offset) }
             offset += 1
             v += x * scale
@@ -163,8 +166,11 @@ struct WebPostingsSpan {
 }
 
 extension WebPostingsScanner {
-    /// Finds the records of `document` in postings `bytes[range]` and counts all records.
-    static func locate(document d: Int, in bytes: [UInt8], range: Range<Int>, maxPositions cap: Int) throws(Malformed) -> WebPostingsSpan {
+    /// Finds the records of `document` in postings `bytes[range]` and counts all records; with
+    /// `stopAfterDocument`, stops at the first record after the document instead (the totals
+    /// then count only the records read).
+    static func locate(document d: Int, in bytes: [UInt8], range: Range<Int>, maxPositions cap: Int,
+                       stopAfterDocument: Bool = false) throws(Malformed) -> WebPostingsSpan {
         var scanner = WebPostingsScanner(bytes, range: range, maxPositions: cap)
         var span = WebPostingsSpan()
         span.start = range.upperBound
@@ -172,22 +178,25 @@ extension WebPostingsScanner {
         span.end = range.upperBound
         var located = false
         while try scanner.next() {
-            let r = scanner.record
-            if span.firstDocument == nil { span.firstDocument = r.document }
-            if r.isFirstInDocument { span.totalDocuments += 1 }
+            // Fields read one by one: a copy of the record would copy its positions array.
+            let document = scanner.record.document, isFirst = scanner.record.isFirstInDocument
+            if span.firstDocument == nil { span.firstDocument = document }
+            if isFirst { span.totalDocuments += 1 }
             if !located {
-                if r.document < d {
-                    span.previousDocument = r.document
-                } else if r.document == d {
-                    if r.isFirstInDocument { span.start = r.start; span.headEnd = r.headEnd }
+                if document < d {
+                    span.previousDocument = document
+                } else if document == d {
+                    if isFirst { span.start = scanner.record.start; span.headEnd = scanner.record.headEnd }
                     span.records += 1
-                    span.end = r.end
+                    span.end = scanner.record.end
                 } else {
                     // The first record after the document.
-                    if span.records == 0 { span.start = r.start; span.end = r.start; span.headEnd = r.start }
-                    span.nextDocument = r.document
-                    span.nextHeadEnd = r.headEnd
+                    let start = scanner.record.start
+                    if span.records == 0 { span.start = start; span.end = start; span.headEnd = start }
+                    span.nextDocument = document
+                    span.nextHeadEnd = scanner.record.headEnd
                     located = true
+                    if stopAfterDocument { break }
                 }
             }
         }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Everything every page of the site depends on, as one string kept in the build manifest:
-/// kb's version and executable, the build options, the site settings, the theme's files, the
-/// glossary and the check report. When any of them differs from the last build's, the next build
-/// is a clean one.
+/// Everything every page of the site depends on, kept in the build manifest as a hash (the
+/// manifest is in the published folder: no paths or settings in clear): kb's version and
+/// executable, the build options and folders, the site settings, the theme's files, the glossary
+/// and the check report. When any of them differs from the last build's, the next build is a
+/// clean one.
 enum BuildFingerprint {
     static func make(options: SiteBuilder.Options, assets: [ThemeFile], glossaryPath: String) -> String {
         var lines: [String] = []
@@ -32,7 +33,8 @@ enum BuildFingerprint {
         }
         lines.append(fileLine("glossary", glossaryPath))
         lines.append(fileLine("check-report", options.checkReportPath))
-        return lines.joined(separator: "\n")
+        let hash = ContentHash.of(Array(lines.joined(separator: "\n").utf8))
+        return "kb \(TroubleshootKBVersion.string) " + String(hash, radix: 16)
     }
 
     private static func fileLine(_ name: String, _ path: String) -> String {

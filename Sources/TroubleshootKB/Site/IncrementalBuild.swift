@@ -164,7 +164,9 @@ extension SiteBuilder {
         try site.removeManifest()
         if let index {
             try site.createFolders(index.pageFolders)
-            for (path, bytes) in rendered + searchFiles { try site.replace(path, with: bytes) }
+            for (path, bytes) in rendered { try site.replace(path, with: bytes) }
+            // The patch hands over only files whose bytes change.
+            for (path, bytes) in searchFiles { try site.replace(path, with: bytes, force: true) }
             try site.removeStale(in: plan.folders, keeping: Set(rendered.map(\.path)), allPages: index)
         }
         var newManifest = manifest
