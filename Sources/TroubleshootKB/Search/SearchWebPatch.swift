@@ -46,6 +46,16 @@ public enum SearchWebPatch {
                                framing: SearchWebExport.Framing,
                                ownFileRecords: Int = SearchWebExport.defaultOwnFileRecords,
                                read: (SearchWebExport.FileName) throws -> Data?) throws -> Outcome {
+        try replace(document: d, with: new, documentCount: n, state: state, parameters: parameters, glossary: glossary,
+                    framing: framing, ownFileRecords: ownFileRecords, readBytes: { try read($0).map { [UInt8]($0) } })
+    }
+
+    /// The same, with `readBytes` giving a file's bytes as an array (read straight into one, no copy).
+    public static func replace(document d: Int, with new: SearchDocument, documentCount n: Int, state: State?,
+                               parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
+                               framing: SearchWebExport.Framing,
+                               ownFileRecords: Int = SearchWebExport.defaultOwnFileRecords,
+                               readBytes read: (SearchWebExport.FileName) throws -> [UInt8]?) throws -> Outcome {
         guard let state else { return .needsFullBuild(reason: "no patch state from an earlier build") }
         return try withoutActuallyEscaping(read) { read in
             var patcher = WebExportPatcher(d: d, n: n, state: state, parameters: parameters, glossary: glossary,

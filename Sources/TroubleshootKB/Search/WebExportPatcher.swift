@@ -39,7 +39,7 @@ struct WebExportPatcher {
     let glossary: SearchGlossary
     let framing: SearchWebExport.Framing
     let ownFileRecords: Int
-    let read: (FileName) throws -> Data?
+    let read: (FileName) throws -> [UInt8]?
     let cap: Int
 
     private var files: [FileName: [UInt8]] = [:]
@@ -51,7 +51,7 @@ struct WebExportPatcher {
     private var otherDocuments: [Int: [[UInt8]: Int]] = [:]
 
     init(d: Int, n: Int, state: SearchWebPatch.State, parameters: SearchParameters, glossary: SearchGlossary,
-         framing: SearchWebExport.Framing, ownFileRecords: Int, read: @escaping (FileName) throws -> Data?) {
+         framing: SearchWebExport.Framing, ownFileRecords: Int, read: @escaping (FileName) throws -> [UInt8]?) {
         self.d = d
         self.n = n
         self.state = state
@@ -67,8 +67,7 @@ struct WebExportPatcher {
 
     private mutating func bytes(_ name: FileName) throws -> [UInt8] {
         if let b = files[name] { return b }
-        guard let data = try read(name) else { throw Fallback("\(name.name(framing)) is missing") }
-        let b = [UInt8](data)
+        guard let b = try read(name) else { throw Fallback("\(name.name(framing)) is missing") }
         files[name] = b
         return b
     }

@@ -276,9 +276,9 @@ extension SiteBuilder {
             let entry = item.siteEntry.entry
             let document = SearchDocument(entry: entry, url: SitePaths.entry(entry.id))
             let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: documentCount, state: state,
-                                                     glossary: searchGlossary, framing: .script) { name in
-                if let data = patched[name] { return data }
-                return FileManager.default.contents(atPath: (output as NSString).appendingPathComponent(name.sitePath))
+                                                     glossary: searchGlossary, framing: .script) { (name: SearchWebExport.FileName) -> [UInt8]? in
+                if let data = patched[name] { return [UInt8](data) }
+                return KnowledgeBase.readBytes(output + "/" + name.sitePath, limit: 1 << 30)
             }
             switch outcome {
             case .patched(let files, let next):
