@@ -109,9 +109,13 @@ struct BuildManifest: Equatable {
     /// back without validating them again.
     func encoded() -> [UInt8] { encoded(blocks: Self.encodedBlocks(entries)) }
 
-    /// The entry records' blocks, each with its checksum (made on all cores).
-    static func encodedBlocks(_ records: [EntryRecord]) -> [[UInt8]] {
-        Linter.parallelMap((records.count + blockSize - 1) / blockSize) { b in
+    /// The entry records' blocks, each with its checksum (made on all cores); a block of
+    /// `previous` (the blocks read) is kept as it is when none of its records is in `changed`.
+    static func encodedBlocks(_ records: [EntryRecord], previous: [[UInt8]] = [], changed: Set<Int> = []) -> [[UInt8]] {
+        let count = (records.count + blockSize - 1) / blockSize
+        let kept = previous.count == count ? Set(0..<count).subtracting(changed.map { $0 / blockSize }) : []
+        return Linter.parallelMap(count) { b in
+            if kept.contains(b) { return previous[b] }
             var w = ManifestWriter()
             for record in records[(b * blockSize)..<min(records.count, (b + 1) * blockSize)] { w.record(record) }
             return ManifestWriter.checksummed(w.output)
@@ -135,6 +139,12 @@ struct BuildManifest: Equatable {
 
     /// Reads a manifest; nil when the bytes are not a complete manifest of this version.
     init?(decoding bytes: [UInt8]) {
+        guard let (manifest, _) = Self.decode(bytes) else { return nil }
+        self = manifest
+    }
+
+    /// A manifest and its blocks as read (`encodedBlocks(previous:)` keeps those that do not change).
+    static func decode(_ bytes: [UInt8]) -> (BuildManifest, blocks: [[UInt8]])? {
         let header = Array("\(Self.magic) \(Self.version)\n".utf8)
         guard bytes.starts(with: header) else { return nil }
         var r = ManifestReader(Array(bytes[header.count...]))
@@ -166,7 +176,8 @@ struct BuildManifest: Equatable {
             entries += block
         }
         guard entries.count == count else { return nil }
-        self.init(fingerprint: fingerprint, entriesFolder: entriesFolder, knownIDs: knownIDs, entries: entries, searchState: searchState)
+        return (BuildManifest(fingerprint: fingerprint, entriesFolder: entriesFolder, knownIDs: knownIDs, entries: entries,
+                              searchState: searchState), blocks)
     }
 
     init(fingerprint: String, entriesFolder: FileStamp, knownIDs: [String], entries: [EntryRecord], searchState: [UInt8]) {
@@ -177,10 +188,10 @@ struct BuildManifest: Equatable {
         self.searchState = searchState
     }
 
-    /// The manifest of the site at `output`, or nil when there is none or it cannot be used.
-    static func read(output: String) -> BuildManifest? {
+    /// The manifest of the site at `output` and its blocks as read, or nil when there is none or it cannot be used.
+    static func read(output: String) -> (BuildManifest, blocks: [[UInt8]])? {
         guard let bytes = KnowledgeBase.readBytes((output as NSString).appendingPathComponent(fileName), limit: 1 << 30) else { return nil }
-        return BuildManifest(decoding: bytes)
+        return decode(bytes)
     }
 }
 

@@ -38,7 +38,9 @@ extension SiteBuilder {
     func buildIncrementally(base: BaseURL, start: UInt64, clock: StepClock) throws -> Summary {
         let output = URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.resolvingSymlinksInPath().path
         guard FileManager.default.fileExists(atPath: (output as NSString).appendingPathComponent(SitePaths.marker)),
-              let manifest = BuildManifest.read(output: output) else { throw CleanBuildNeeded(reason: "no manifest of a previous build") }
+              let (manifest, manifestBlocksRead) = BuildManifest.read(output: output) else {
+            throw CleanBuildNeeded(reason: "no manifest of a previous build")
+        }
         let startTime = BuildManifest.FileStamp.now
         let assets = try listAssets()
         let glossaryPath = (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)
@@ -136,7 +138,10 @@ extension SiteBuilder {
         }
         // The manifest's entry records are final: encoded beside the rest.
         let finalRecords = records
-        let manifestBlocks = BackgroundTask { BuildManifest.encodedBlocks(finalRecords) }
+        let touchedRecords = Set(suspects.map(\.0))
+        let manifestBlocks = BackgroundTask {
+            BuildManifest.encodedBlocks(finalRecords, previous: manifestBlocksRead, changed: touchedRecords)
+        }
         // Everything is made in memory first: when the search export cannot be patched, the
         // site is still untouched for the clean build that follows.
         var rendered: [(path: String, bytes: [UInt8])] = []
@@ -153,7 +158,7 @@ extension SiteBuilder {
                                 fileOf: { id in positions[id].map { manifest.entries[$0].file } }, checks: checks)
             let siteEntries = plan.entries
             let pages = RenderedPages(count: plan.pages.count)
-            render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base) { path, buffer, position in
+            render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base, listed: Self.listed(on: plan.pages, of: newIndex)) { path, buffer, position in
                 pages.set(position, path: path, bytes: buffer.html.bytes)
             }
             rendered = pages.all
@@ -261,6 +266,21 @@ extension SiteBuilder {
         }
         if !index.hasModelPage { folders.append((SitePaths.navigationBarModel as NSString).deletingLastPathComponent) }
         return PagePlan(pages: pages, entries: entries, folders: folders)
+    }
+
+    /// The entries whose lines the list pages among `pages` show: the newest of each language on
+    /// the home page, and those on the tag and language pages.
+    static func listed(on pages: [Page], of index: SiteIndex) -> [Int] {
+        var positions = Set<Int>()
+        for page in pages {
+            switch page {
+            case .home: for group in index.languages { positions.formUnion(group.entries.prefix(SiteIndex.homeListSize)) }
+            case .tag(let k, let page): positions.formUnion(index.tags[k].entries(page: page))
+            case .language(let k, let page): positions.formUnion(index.languages[k].entries(page: page))
+            default: break
+            }
+        }
+        return positions.sorted()
     }
 
     /// The search files that change with the changed entries, site-relative, and the export's

@@ -358,9 +358,17 @@ struct EntryListItems: Sendable {
     /// Per entry: the line after `<li><a href="` and the root prefix.
     let lines: [[UInt8]]
 
-    /// The lines of every entry of the index, made on all cores.
-    init(index: SiteIndex) {
-        lines = Linter.parallelMap(index.entries.count) { Self.line(index.entries[$0], check: index.checks[$0]) }
+    /// The lines of every entry of the index (or of the entries at `positions` only, the others
+    /// left empty), made on all cores.
+    init(index: SiteIndex, positions: [Int]? = nil) {
+        guard let positions else {
+            lines = Linter.parallelMap(index.entries.count) { Self.line(index.entries[$0], check: index.checks[$0]) }
+            return
+        }
+        let made = Linter.parallelMap(positions.count) { Self.line(index.entries[positions[$0]], check: index.checks[positions[$0]]) }
+        var lines = [[UInt8]](repeating: [], count: index.entries.count)
+        for (k, position) in positions.enumerated() { lines[position] = made[k] }
+        self.lines = lines
     }
 
     func write(_ position: Int, root: String, into html: inout HTMLBuffer) {

@@ -596,11 +596,13 @@ public struct SiteBuilder: Sendable {
     /// Renders `pages` on all cores, each into a buffer taken from `buffers` and handed to
     /// `done` with its path and position in `pages`. `entry(i)` is the parsed entry of the entry
     /// page `.entry(i)` (asked only for the entry pages in `pages`).
+    /// `listed` are the entries whose lines the list pages among `pages` show (nil: all).
     func render(_ pages: [Page], of index: SiteIndex, entry: @escaping @Sendable (Int) -> SiteEntry, base: BaseURL,
-                buffers: SiteWriter.Pages? = nil, done: @escaping @Sendable (String, SiteWriter.Pages.Buffer, Int) -> Void) {
+                listed: [Int]? = nil, buffers: SiteWriter.Pages? = nil,
+                done: @escaping @Sendable (String, SiteWriter.Pages.Buffer, Int) -> Void) {
         let settings = options.settings
         let entryRenderer = EntryPageRenderer(index: index, base: base, settings: settings)
-        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index), settings: settings)
+        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index, positions: listed), settings: settings)
         let feedRenderer = FeedRenderer(index: index, base: base, settings: settings)
         let count = pages.count
         let next = Counter(), rendered = Counter()
