@@ -345,8 +345,12 @@ def bench_incremental(args, results, fs):
     with open(entry, encoding="utf-8") as f:
         original = f.read()
     runs = max(3, args.runs)
-    edits = [("title", lambda k: original.replace('title: "', f'title: "Edit {k}: ', 1)),
-             ("title and body", lambda k: original.replace('title: "', f'title: "Edit {k}: ', 1) + f"\nEdit {k}: one more observation.\n")]
+    # Each run's edit differs from the one before it in length too (one more word in the title,
+    # one more sentence in the body), as real edits do: every record of the entry in that field
+    # carries the field's length, so all the search files of the field's words change.
+    edits = [("title", lambda k: original.replace('title: "', 'title: "' + "Edited " * (k + 1), 1)),
+             ("title and body", lambda k: original.replace('title: "', 'title: "' + "Revised " * (k + 1), 1)
+              + "".join(f"\nObservation {j}: the bar stays transparent.\n" for j in range(k + 1)))]
     clean_s = row["kb_build_median_s"]
     differing = []
     try:
