@@ -146,14 +146,25 @@
     });
   }
 
-  input.addEventListener("input", function () {
+  // An input method (kana to kanji, pinyin to hanzi, Hangul) sends input events while the reader
+  // converts: the search waits for the conversion to be committed (compositionend).
+  var composing = false;
+  function later() {
     clearTimeout(timer);
     timer = setTimeout(run, 60);
+  }
+  input.addEventListener("compositionstart", function () { composing = true; });
+  input.addEventListener("compositionend", function () { composing = false; later(); });
+  input.addEventListener("input", function (event) {
+    if (composing || event.isComposing) return;
+    later();
   });
 
   // Keyboard: ↓ from the box into the results, ↑/↓ between them, Esc back to the box.
   function links() { return Array.prototype.slice.call(list.querySelectorAll("a.result-title")); }
   input.addEventListener("keydown", function (event) {
+    // The Enter that commits a conversion is the input method's, not a request to open a result.
+    if (event.isComposing || event.keyCode === 229) return;
     if (event.key === "ArrowDown") {
       var all = links();
       if (all.length) { event.preventDefault(); all[0].focus(); }
@@ -169,6 +180,17 @@
     if (event.key === "ArrowDown" && at + 1 < all.length) { event.preventDefault(); all[at + 1].focus(); }
     else if (event.key === "ArrowUp") { event.preventDefault(); (at === 0 ? input : all[at - 1]).focus(); }
     else if (event.key === "Escape") { event.preventDefault(); input.focus(); }
+  });
+
+  // "/" anywhere outside a text field puts the cursor in the search box.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    var target = event.target;
+    var tag = target && target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
+    event.preventDefault();
+    input.focus();
+    input.select();
   });
 
   // ?q= in the address starts a search right away (app.js keeps the address in step).
