@@ -16,6 +16,12 @@ extension BuiltInTheme {
         dy5oaXN0b3J5LnJlcGxhY2VTdGF0ZShudWxsLCAiIiwgd2luZG93LmxvY2F0aW9uLnBhdGhuYW1lICsgKHF1ZXJ5ID8gIj8iICsgcXVlcnkgOiAiIikgKyB3
         aW5kb3cubG9jYXRpb24uaGFzaCk7CiAgICB9IGNhdGNoIChlKSB7IC8qIGZpbGU6Ly8gaW4gc29tZSBicm93c2VycyAqLyB9CiAgfSk7Cn0pKCk7Cg==
         """),
+        ("assets/favicon.svg", """
+        PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAzMiAzMiI+PHJlY3Qgd2lkdGg9IjMyIiBoZWlnaHQ9IjMyIiBy
+        eD0iNyIgZmlsbD0iIzFmNWZiZiIvPjxjaXJjbGUgY3g9IjE0IiBjeT0iMTQiIHI9IjciIGZpbGw9Im5vbmUiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRo
+        PSIzIi8+PHBhdGggZD0iTTE5IDE5bDcgNyIgc3Ryb2tlPSIjZmZmIiBzdHJva2Utd2lkdGg9IjMuNSIgc3Ryb2tlLWxpbmVjYXA9InJvdW5kIi8+PC9zdmc+
+        Cg==
+        """),
         ("assets/search-core.js", """
         LyoKICogS0JTZWFyY2gg4oCUIHRoZSBUcm91Ymxlc2hvb3RLQiBzZWFyY2ggY29yZSBpbiBwbGFpbiBKYXZhU2NyaXB0LgogKgogKiBBIGxpbmUtZm9yLWxp
         bmUgdHdpbiBvZiBTb3VyY2VzL1Ryb3VibGVzaG9vdEtCL1NlYXJjaCAoU3dpZnQpOyBkb2NzL3NlYXJjaC5tZCBpcyB0aGUgc3BlYy4KICogUnVucyBhcyBh

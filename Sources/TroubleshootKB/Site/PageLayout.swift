@@ -58,6 +58,8 @@ struct PageLayout {
         }
         html.raw("<link rel=\"stylesheet\"")
         html.link(root, SitePaths.stylesheet)
+        html.raw(">\n<link rel=\"icon\" type=\"image/svg+xml\"")
+        html.link(root, SitePaths.favicon)
         html.raw(">\n<link rel=\"alternate\" type=\"application/atom+xml\"")
         html.attribute("title", settings.title)
         html.link(root, SitePaths.feed)

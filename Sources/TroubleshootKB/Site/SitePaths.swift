@@ -13,6 +13,8 @@ enum SitePaths {
     /// The rule catalogue of the navigation-bar model that model-checked entries link to.
     static let navigationBarModel = "model/navigation-bar/index.html"
     static let stylesheet = "assets/style.css"
+    /// The site's icon (browsers ask for one on every page).
+    static let favicon = "assets/favicon.svg"
     static let script = "assets/app.js"
     /// Written by the search branch; pages tolerate its absence.
     static let searchScript = "assets/search.js"
