@@ -28,7 +28,7 @@ struct EntryPageRenderer {
         }
         if item.entry.fix != nil {
             section(item.entry.fix!.headingBlock, item.entry.fix!.blocks, id: "fix", fallbackHeading: strings.fix, into: &html) { html in
-                if let check = checks["fix"] { checkResult(check, into: &html) }
+                if let check = checks["fix"] { checkResult(check, recordedFailure: false, lang: item.lang, into: &html) }
             }
         }
         if item.entry.sideEffects != nil {
@@ -207,14 +207,15 @@ struct EntryPageRenderer {
         html.raw("<ol class=\"timeline\">\n")
         let attempts = item.entry.attempts
         for k in attempts.indices {
-            card(attempts, k, strings: strings, check: checks.isEmpty ? nil : checks[attempts[k].anchor], into: &html)
+            card(attempts, k, strings: strings, check: checks.isEmpty ? nil : checks[attempts[k].anchor], lang: item.lang, into: &html)
         }
         html.raw("</ol>\n</section>\n")
     }
 
     /// One attempt: the card's class says its outcome (colour and the mark before the word come
     /// from the style sheet); the heading holds the outcome word and the link to the card.
-    func card(_ attempts: [Attempt], _ k: Int, strings: SiteStrings, check: SiteCheckReport.AttemptResult?, into html: inout HTMLBuffer) {
+    func card(_ attempts: [Attempt], _ k: Int, strings: SiteStrings, check: SiteCheckReport.AttemptResult?, lang: String,
+              into html: inout HTMLBuffer) {
         let outcome = attempts[k].outcome
         html.raw("<li class=\"attempt attempt-")
         html.raw(outcome.rawValue)
@@ -227,7 +228,7 @@ struct EntryPageRenderer {
         html.raw("\">")
         Fragments.headingContent(html: attempts[k].headingBlock.html, plain: attempts[k].headingBlock.plainText, into: &html)
         html.raw("</a></h3>\n")
-        if let check { checkResult(check, into: &html) }
+        if let check { checkResult(check, recordedFailure: [.failed, .partial, .rejected].contains(outcome), lang: lang, into: &html) }
         var openList = false
         // Parts are read through a buffer pointer: in place, without copying a part or its block.
         attempts[k].parts.withUnsafeBufferPointer { parts in
@@ -263,9 +264,17 @@ struct EntryPageRenderer {
         }
     }
 
-    func checkResult(_ check: SiteCheckReport.AttemptResult, into html: inout HTMLBuffer) {
-        html.raw("<p class=\"check-result\">")
-        Fragments.checkBadge(check.verdict, into: &html)
+    /// The check result on an attempt card or the fix: what the verdict means for what was
+    /// recorded (`CheckWords`), in the page's language; the report's own verdict as the title.
+    func checkResult(_ check: SiteCheckReport.AttemptResult, recordedFailure: Bool, lang: String, into html: inout HTMLBuffer) {
+        let (className, text) = CheckWords.forLanguage(lang).describe(check.verdict, recordedFailure: recordedFailure)
+        html.raw("<p class=\"check-result\"><span class=\"badge check-")
+        html.raw(className)
+        html.raw("\"")
+        html.attribute("title", check.verdict)
+        html.raw(">")
+        html.text(text)
+        html.raw("</span>")
         if let message = check.message, !message.isEmpty {
             html.raw(" <span class=\"check-message\">")
             html.text(message)

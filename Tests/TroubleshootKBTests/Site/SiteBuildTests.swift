@@ -346,11 +346,30 @@ import Testing
         let attempt2 = try #require(page.range(of: "id=\"attempt-2\""))
         let card1 = String(page[attempt1.upperBound..<attempt2.lowerBound])
         #expect(card1.contains("check-fail") && card1.contains("still broken"))
+        // A verdict says what it means for the record, in the page's language: the failed
+        // attempt 1 no longer fails as recorded; the worked attempt 2 still works.
+        #expect(card1.contains(">与记录不符</span>"), "\(card1)")
+        let card2 = String(page[attempt2.upperBound...].prefix(600))
+        #expect(card2.contains("<span class=\"badge check-pass\" title=\"pass\">有效</span>"), "\(card2)")
         #expect(page.contains("<th scope=\"row\">attempt-9</th>"), "unknown anchors are listed, not linked")
         #expect(Support.text(files["index.html"]).contains("check-pass"))
         let unchecked = Support.text(files["entries/unchecked.html"])
         #expect(!unchecked.contains("id=\"checks\"") && !unchecked.contains("check-"), "nothing without a report or scenario")
         #expect(Support.brokenLinks(in: dir + "/_site").isEmpty)
+
+        // A failed attempt whose failure reproduces: "failure confirmed", never a green ✓.
+        TestSupport.write("""
+        {"entries": [{"id": "checked", "verdict": "pass", "checkedAt": "2026-12-01T08:00:00Z",
+           "attempts": [{"anchor": "attempt-1", "verdict": "reproduces"}, {"anchor": "attempt-2", "verdict": "reproduces"}]}]}
+        """, to: dir + "/.kb/check-report.json")
+        #expect(Support.build([], in: dir).code == 0)
+        let confirmed = Support.text(Support.snapshot(dir + "/_site")["entries/checked.html"])
+        let first = try #require(confirmed.range(of: "id=\"attempt-1\""))
+        let second = try #require(confirmed.range(of: "id=\"attempt-2\""))
+        let failedCard = String(confirmed[first.upperBound..<second.lowerBound])
+        #expect(failedCard.contains("<span class=\"badge check-confirmed\" title=\"reproduces\">失败已复现</span>"), "\(failedCard)")
+        #expect(!failedCard.contains("check-pass"))
+        #expect(String(confirmed[second.upperBound...].prefix(600)).contains("check-pass\" title=\"reproduces\">有效<"))
 
         TestSupport.write("{\"entries\": [{\"verdict\": 1}]}", to: dir + "/.kb/check-report.json")
         let broken = Support.build([], in: dir)
