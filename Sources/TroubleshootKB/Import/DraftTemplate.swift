@@ -142,7 +142,7 @@ public struct DraftTemplate: Sendable {
         let quotedTitle = StarterKnowledgeBase.yamlString(title)
         let attemptWord = vocabulary.attemptWords.first ?? "Attempt"
         let separator = language == "en" || language == "ko" ? ": " : "："
-        var lines = [
+        let lines = [
             "---",
             "id: \(id)",
             "title: \(quotedTitle)",
