@@ -50,6 +50,12 @@ window.addEventListener('load', function () {
     input.dispatchEvent(new CompositionEvent('compositionend', { bubbles: true, data: QUERY }));
     for (var i = 0; i < 40 && !list.querySelector('a.result-title'); i++) await wait(100);
     seen.resultsAfterCommit = list.querySelectorAll('a.result-title').length;
+    var status = document.getElementById('search-status');
+    seen.status = status ? status.textContent : null;
+    seen.statusRole = status ? status.getAttribute('role') : null;
+    seen.listLive = list.getAttribute('aria-live');
+    var meta = list.querySelector('.result-meta');
+    seen.meta = meta ? meta.textContent : null;
     input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', keyCode: 229, isComposing: true, bubbles: true, cancelable: true }));
     await wait(400);
     seen.stayed = true;
@@ -83,6 +89,13 @@ if (missing.length) {
       assert.equal(seen.resultsWhileComposing, 0, 'a search ran on unconverted input');
       assert.ok(seen.resultsAfterCommit > 0, `no results once the conversion was committed (${c.query})`);
       assert.equal(seen.stayed, true);
+      // The count is announced in a status region; the list is not a live region.
+      assert.equal(seen.statusRole, 'status');
+      assert.equal(seen.status, seen.resultsAfterCommit === 1 ? '1 result' : `${seen.resultsAfterCommit} results`);
+      assert.equal(seen.listLive, null);
+      // Language names, not codes, and no English "matched in".
+      assert.match(seen.meta, /简体中文|한국어|日本語|English|繁體中文/, seen.meta);
+      assert.ok(!/zh-Hans|matched in/.test(seen.meta), seen.meta);
     });
   }
 }

@@ -107,10 +107,16 @@
     return p;
   }
 
+  // Language names as their readers write them (the codes are for machines).
+  var languageNames = { "zh-Hans": "简体中文", "zh-Hant": "繁體中文", "ko": "한국어", "ja": "日本語", "en": "English" };
+  var status = document.getElementById("search-status");
+  function announce(message) { if (status) status.textContent = message; }
+
   function render(query, results) {
     while (list.firstChild) list.removeChild(list.firstChild);
     list.setAttribute("data-query", query);
-    if (!query) return;
+    if (!query) { announce(""); return; }
+    announce(results.length === 1 ? "1 result" : results.length + " results");
     if (!results.length) {
       var none = text("li", "no-results", "No entry matches. Try other words, or browse the entries below.");
       list.appendChild(none);
@@ -124,7 +130,11 @@
       var a = text("a", "result-title", r.title);
       a.href = root + (r.url || "") + (r.anchor ? "#" + encodeURIComponent(r.anchor) : "");
       li.appendChild(a);
-      var meta = text("span", "result-meta", " " + r.lang + (r.label ? " · matched in " + r.label : ""));
+      var meta = text("span", "result-meta", " ");
+      var language = text("span", null, languageNames[r.lang] || r.lang);
+      language.lang = r.lang;
+      meta.appendChild(language);
+      if (r.label) meta.appendChild(document.createTextNode(" · " + r.label));
       li.appendChild(meta);
       if (r.snippet && r.snippet.text) li.appendChild(snippetNode(r.snippet));
       list.appendChild(li);

@@ -45,7 +45,8 @@ struct IndexPageRenderer {
         html.attribute("action", SitePaths.home)
         html.raw(" method=\"get\">\n<label for=\"search\">Search symptoms, error messages and APIs</label>\n")
         html.raw("<div class=\"search-row\"><input id=\"search\" name=\"q\" type=\"search\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"症状 · 증상 · 症状 · symptom\"></div>\n</form>\n")
-        html.raw("<ol id=\"results\" class=\"results\" aria-live=\"polite\"></ol>\n")
+        // The count is announced (role=status); the list itself is not re-read on every keystroke.
+        html.raw("<p id=\"search-status\" class=\"visually-hidden\" role=\"status\"></p>\n<ol id=\"results\" class=\"results\"></ol>\n")
         let symptomCount = index.symptoms.reduce(0) { $0 + $1.links.count }
         html.raw("<p class=\"stats\">")
         html.number(index.entries.count)
