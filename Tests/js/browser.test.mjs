@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium } from './chromium.mjs';
 
 const run = promisify(execFile);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,9 +20,6 @@ const kb = process.env.KB_BINARY || path.join(repo, '.build/debug/kb');
 // The shared development data: KB_SHARED_DIR, ../shared beside the checkout, or /work/shared.
 const queriesFile = [process.env.KB_SHARED_DIR, path.join(repo, '../shared'), '/work/shared']
   .filter(Boolean).map((d) => path.join(d, 'queries/dev.tsv')).find((f) => existsSync(f)) || path.join(repo, '../shared/queries/dev.tsv');
-const chromium = ['chromium', 'chromium-browser', 'google-chrome'].map((name) => {
-  try { return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(); } catch { return null; }
-}).find(Boolean);
 
 const missing = [
   !chromium && 'Chromium is not installed (apt-get install chromium)',

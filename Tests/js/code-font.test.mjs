@@ -6,18 +6,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium } from './chromium.mjs';
 
 const run = promisify(execFile);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
-const chromium = ['chromium', 'chromium-browser', 'google-chrome'].map((name) => {
-  try { return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(); } catch { return null; }
-}).find(Boolean);
 const missing = [
   !chromium && 'Chromium is not installed (apt-get install chromium)',
   !existsSync(path.join(site, 'index.html')) && `no built site at ${site}`,

@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium } from './chromium.mjs';
 
 const run = promisify(execFile);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binary = process.env.KB_BINARY || path.join(repo, '.build/debug/kb');
-const chromium = ['chromium', 'chromium-browser', 'google-chrome'].map((name) => {
-  try { return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(); } catch { return null; }
-}).find(Boolean);
 const missing = [
   !chromium && 'Chromium is not installed (apt-get install chromium)',
   !existsSync(binary) && `no kb binary at ${binary}`,

@@ -345,18 +345,10 @@ struct ManifestReader {
     }
 }
 
-/// FNV-1a, 64 bits, over a file's bytes: tells whether an entry whose stamp changed really changed.
+/// FNV-1a, 64 bits: the manifest's checksums and the fingerprint of the files every page depends
+/// on. The multiplication wraps by definition of the hash.
 enum ContentHash {
     static func of(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash.multipliedReportingOverflow(by: 0x0000_0100_0000_01B3).partialValue
-        }
-        return hash
-    }
-
-    static func of<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

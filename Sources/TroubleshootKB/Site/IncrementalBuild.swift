@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -352,21 +353,16 @@ extension SiteBuilder {
 }
 
 /// Pages rendered on several threads, kept by position.
-final class RenderedPages: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pages: [(path: String, bytes: [UInt8])?]
+final class RenderedPages: Sendable {
+    private let pages: Mutex<[(path: String, bytes: [UInt8])?]>
 
-    init(count: Int) { pages = Array(repeating: nil, count: count) }
+    init(count: Int) { pages = Mutex(Array(repeating: nil, count: count)) }
 
     func set(_ position: Int, path: String, bytes: [UInt8]) {
-        lock.lock(); defer { lock.unlock() }
-        pages[position] = (path, bytes)
+        pages.withLock { $0[position] = (path, bytes) }
     }
 
-    var all: [(path: String, bytes: [UInt8])] {
-        lock.lock(); defer { lock.unlock() }
-        return pages.compactMap { $0 }
-    }
+    var all: [(path: String, bytes: [UInt8])] { pages.withLock { $0.compactMap { $0 } } }
 }
 
 /// Changes to an existing site, made in place by an incremental build: each file replaced

@@ -254,32 +254,36 @@ public struct SiteBuilder: Sendable {
         }
         let (locations, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
         let count = locations.count
-        let results = UnsafeMutableBufferPointer<Result<[UInt8], SiteBuildError>?>.allocate(capacity: count)
+        // Per entry: its folder's and file's stamps (taken before reading) and its bytes.
+        typealias Read = (stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp), bytes: Result<[UInt8], SiteBuildError>)
+        let results = UnsafeMutableBufferPointer<Read?>.allocate(capacity: count)
         results.initialize(repeating: nil)
-        let stampBuffer = UnsafeMutableBufferPointer<(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)>.allocate(capacity: count)
-        stampBuffer.initialize(repeating: (.missing, .missing))
-        defer { results.deinitialize(); results.deallocate(); stampBuffer.deinitialize(); stampBuffer.deallocate() }
+        defer { results.deinitialize(); results.deallocate() }
         nonisolated(unsafe) let output = results
-        nonisolated(unsafe) let stampOutput = stampBuffer
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: count) { position in
             let location = locations[position]
-            stampOutput[position] = (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
+            let stamps = (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
             let limit = KnowledgeBase.maximumReadSize
             if let bytes = KnowledgeBase.readBytes(location.file, limit: limit + 1) {
-                output[position] = .success(bytes)
+                output[position] = (stamps, .success(bytes))
             } else {
-                output[position] = Self.read(location.file, limit: limit, display: location.displayPath).map { [UInt8]($0) }
+                output[position] = (stamps, Self.read(location.file, limit: limit, display: location.displayPath).map { [UInt8]($0) })
             }
             progress(.load, counter.increment(), count)
         }
         var files: [[UInt8]] = []
         files.reserveCapacity(count)
-        for result in results { files.append(try result!.get()) }
+        var stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)] = []
+        stamps.reserveCapacity(count)
+        for result in results {
+            files.append(try result!.bytes.get())
+            stamps.append(result!.stamps)
+        }
 
         let checkReport = try loadCheckReport()
         let assets = try listAssets()
-        return Loaded(locations: locations, locatorDiagnostics: locatorDiagnostics, files: files, stamps: Array(stampBuffer),
+        return Loaded(locations: locations, locatorDiagnostics: locatorDiagnostics, files: files, stamps: stamps,
                       checkReport: checkReport, assets: assets)
     }
 
