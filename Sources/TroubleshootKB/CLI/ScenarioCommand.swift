@@ -9,7 +9,7 @@ public struct ScenarioCommand: KBCommand {
         usage: "kb scenario parse <file> [--dialects <json>]",
         discussion: """
         'parse' prints one {"pickle": …} line per scenario (outline rows expanded, background steps \
-        included), or one {"parseError": …} line per syntax error and exits 1. Exit 2 when a file cannot be read.
+        included), or one {"parseError": …} line per syntax error and exits 1, as it does when a file cannot be read.
         """,
         arguments: [.init("subcommand", help: "parse", completion: .words(["parse"])), .init("file", help: "A .feature file.", completion: .files)],
         options: [.init(["--dialects"], value: "json", help: "A gherkin-languages.json table to use instead of the built-in dialects.")]
@@ -36,12 +36,12 @@ public struct ScenarioCommand: KBCommand {
                 dialects = try GherkinDialects.load(jsonAt: EntryLocator.absolute(table, workingDirectory: context.workingDirectory))
             } catch {
                 context.stderr.print("Error: \(error)")
-                return 2
+                return ExitCode.failure
             }
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             context.stderr.print("Error: \(file): cannot read the file")
-            return 2
+            return ExitCode.failure
         }
         // The pickles' uri is the path as given on the command line.
         let output = ScenarioParseCommandCore.run(source: String(decoding: data, as: UTF8.self), uri: file, dialects: dialects)

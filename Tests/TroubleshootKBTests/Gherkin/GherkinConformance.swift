@@ -27,7 +27,7 @@ enum GherkinConformance {
 
     static var isAvailable: Bool { directory != nil }
 
-    static let skipReason = "gherkin conformance skipped: no shared/conformance/gherkin beside the checkout "
+    static let skipReason = "needs the Gherkin conformance data: no shared/conformance/gherkin beside the checkout "
         + "(set GHERKIN_CONFORMANCE_DIR to cucumber/gherkin's testdata to run it)"
 
     static func featureFiles(in directory: String?) -> [String] {

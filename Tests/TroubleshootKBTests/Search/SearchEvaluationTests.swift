@@ -70,11 +70,9 @@ import Testing
         }
     }
 
-    @Test func developmentQueries() throws {
-        guard let queries = Self.queries() else {
-            Swift.print("skipped: ../shared/queries/dev.tsv is not present beside the repository")
-            return
-        }
+    @Test(.enabled(if: TestSupport.hasSharedData, TestSupport.sharedDataMissing))
+    func developmentQueries() throws {
+        let queries = try #require(Self.queries(), "../shared/queries/dev.tsv cannot be read")
         let before = Self.evaluate(try Self.repositoryIndex(glossary: false), queries)
         let index = try Self.repositoryIndex(glossary: true)
         let after = Self.evaluate(index, queries)

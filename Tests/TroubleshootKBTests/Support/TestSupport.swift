@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import TroubleshootKB
 
 typealias SourceLocation = TroubleshootKB.SourceLocation
@@ -20,6 +21,11 @@ enum TestSupport {
         if let env = ProcessInfo.processInfo.environment["KB_SHARED_DIR"] { candidates.insert(env, at: 0) }
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/queries/dev.tsv") } ?? candidates[0]
     }()
+    /// Whether the shared development data is there. Tests that need it are disabled without it
+    /// (`.enabled(if: TestSupport.hasSharedData, TestSupport.sharedDataMissing)`), and CI, which
+    /// sets `KB_REQUIRE_SHARED=1`, fails when it is missing (`SharedDataTests`).
+    static let hasSharedData = FileManager.default.fileExists(atPath: sharedDirectory + "/queries/dev.tsv")
+    static let sharedDataMissing: Comment = "needs the shared development data (../shared beside the checkout, or KB_SHARED_DIR), which is not present"
     static let goldenDirectory = repositoryRoot + "/Tests/TroubleshootKBTests/Golden"
     static var isRecording: Bool { ProcessInfo.processInfo.environment["KB_RECORD"] == "1" }
 

@@ -28,7 +28,7 @@ public enum ScenarioParseCommandCore {
             do {
                 dialects = try GherkinDialects.load(jsonAt: dialectsPath)
             } catch {
-                return ScenarioParseCommandOutput(lines: [], diagnostics: ["\(error)"], exitCode: 2)
+                return ScenarioParseCommandOutput(lines: [], diagnostics: ["\(error)"], exitCode: 1)
             }
         }
         let source: String
@@ -37,7 +37,7 @@ public enum ScenarioParseCommandCore {
             source = String(decoding: data, as: UTF8.self)
         } catch {
             return ScenarioParseCommandOutput(
-                lines: [], diagnostics: ["\(path): cannot read: \(error.localizedDescription)"], exitCode: 2
+                lines: [], diagnostics: ["\(path): cannot read: \(error.localizedDescription)"], exitCode: 1
             )
         }
         return run(source: source, uri: path, dialects: dialects)
