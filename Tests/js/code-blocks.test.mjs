@@ -2,7 +2,8 @@
 // pipe: no network, no WebSocket): the Swift code is coloured at build time (an `hl-keyword` span
 // holding `let`, `func` or `var`), the block's head shows the language ("Swift"), the copy button
 // is a real <button> named in the page's language, and a real mouse click on it puts the code on
-// the clipboard (read back with the clipboard permission granted) and the button says "copied".
+// the clipboard (read back with the clipboard permission granted) and the button says "copied";
+// the button moves nothing (the head is as tall without it); a long line shows a scroll cue.
 // The page is opened from file://, as a reader who opened the built folder would.
 // Skips, saying why, when Chromium or the built site (.build/test-site) is missing.
 import { test } from 'node:test';
@@ -123,11 +124,18 @@ if (missing.length) {
         block.scrollIntoView({ block: 'center', behavior: 'instant' });
         const button = block.querySelector('button.code-copy');
         const box = button ? button.getBoundingClientRect() : null;
+        // No layout shift: the head is as tall with the button as without it.
+        const head = block.querySelector('.code-head');
+        const withButton = head.getBoundingClientRect().height;
+        if (button) button.remove();
+        const withoutButton = head.getBoundingClientRect().height;
+        if (button) head.insertBefore(button, head.querySelector('[role=status]'));
         return {
           label: block.querySelector('.code-lang') && block.querySelector('.code-lang').textContent,
           keywords: [...block.querySelectorAll('.hl-keyword')].map((k) => k.textContent),
           code: block.querySelector('pre > code').textContent,
           button: button && { name: button.textContent, type: button.type, x: box.x + box.width / 2, y: box.y + box.height / 2 },
+          heads: [withButton, withoutButton],
           monospace: getComputedStyle(block.querySelector('pre code')).fontFamily.startsWith('ui-monospace'),
         };
       })()`);
@@ -135,6 +143,7 @@ if (missing.length) {
       assert.ok(['Swift', 'Shell'].includes(block.label), `label: ${block.label}`);
       assert.ok(block.keywords.length > 0);
       assert.equal(block.monospace, true, 'code is not in the monospace stack');
+      assert.equal(block.heads[0], block.heads[1], 'adding the copy button changed the head\'s height');
       assert.ok(block.button, 'no copy button');
       assert.equal(block.button.type, 'button');
       assert.equal(block.button.name, c.copy, 'the button is not named in the page language');
