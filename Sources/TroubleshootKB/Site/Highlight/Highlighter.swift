@@ -45,8 +45,10 @@ struct Highlighter: Sendable {
 
     /// Appends the code's HTML to `out`.
     func highlight(_ code: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        var scan = Scan(code: code, out: out)
-        out = []
+        // The page's buffer is moved into the scan and back, never copied.
+        var scan = Scan(code: code)
+        swap(&scan.out, &out)
+        defer { swap(&scan.out, &out) }
         let n = code.count
         var i = 0
         while i < n {
@@ -65,7 +67,6 @@ struct Highlighter: Sendable {
             i = line(&scan, from: i, limit: limit)
         }
         scan.flush(to: n)
-        out = scan.out
     }
 
     /// Scans from `start` to `limit` (the end of the code, or of a prompt's line); returns where
@@ -252,13 +253,11 @@ struct Highlighter: Sendable {
 /// The scanner's state: the code, the output so far and the start of the text not yet written.
 private struct Scan {
     let code: UnsafeBufferPointer<UInt8>
-    var out: [UInt8]
+    var out: [UInt8] = []
     var plain = 0
 
-    init(code: UnsafeBufferPointer<UInt8>, out: [UInt8]) {
+    init(code: UnsafeBufferPointer<UInt8>) {
         self.code = code
-        self.out = out
-        self.out.reserveCapacity(out.count + code.count + code.count / 2)
     }
 
     /// Writes the plain text before `start`, then the token in its span.
