@@ -17,6 +17,9 @@ struct Highlighter: Sendable {
     /// Bytes of a name after a sigil: ASCII letters and digits, `_`, non-ASCII.
     private let nameBytes: ByteSet
     private let prompts: [[UInt8]]
+    /// For each byte value, the indices of the rules that can start with it, in rule order: a
+    /// position tries only those.
+    private let candidates: [[Int]]
 
     init(_ grammar: HighlightGrammar) {
         self.grammar = grammar
@@ -33,6 +36,12 @@ struct Highlighter: Sendable {
         for b in grammar.extraWordCharacters.utf8 { word.insert(b) }
         wordBytes = word
         prompts = grammar.prompts.map { Array($0.utf8) }
+        var candidates = [[Int]](repeating: [], count: 256)
+        for (index, rule) in rules.enumerated() {
+            let first = rule.firstBytes(words: word)
+            for b in 0...255 where first.contains(UInt8(b)) { candidates[b].append(index) }
+        }
+        self.candidates = candidates
     }
 
     /// The code as HTML: escaped, with spans around tokens.
@@ -77,8 +86,8 @@ struct Highlighter: Sendable {
         next: while i < limit {
             let b = code[i]
             if b == 0x0A || b == 0x20 || b == 0x09 { i += 1; continue }
-            for rule in rules {
-                if let (end, kind) = match(rule, &scan, at: i, limit: limit) {
+            for index in candidates[Int(b)] {
+                if let (end, kind) = match(rules[index], &scan, at: i, limit: limit) {
                     if let kind { scan.token(kind, from: i, to: end) }
                     i = end
                     continue next
@@ -339,6 +348,28 @@ private enum CompiledRule: Sendable {
     case lineKey(HighlightClass)
     case characters(ByteSet, HighlightClass)
     case word
+
+    /// The bytes a token of this rule can start with.
+    func firstBytes(words: ByteSet) -> ByteSet {
+        switch self {
+        case .lineComment(let open, _), .blockComment(let open, _, _), .string(let open, _, _, _, _, _),
+             .sigilWord(let open, _, _), .enclosed(let open, _, _), .line(let open, _, _):
+            var set = ByteSet()
+            set.insert(open[0])
+            return set
+        case .number: return ByteSet("0123456789")
+        case .lineStartWords(let list, _):
+            var set = ByteSet()
+            for word in list { set.insert(word[0]) }
+            return set
+        case .lineKey:
+            var set = ByteSet()
+            for b in 0...255 where b != 0x20 && b != 0x09 && b != 0x0A { set.insert(UInt8(b)) }
+            return set
+        case .characters(let set, _): return set
+        case .word: return words
+        }
+    }
 
     init(_ rule: HighlightRule) {
         switch rule {
