@@ -16,7 +16,8 @@ struct EntryPageRenderer {
         let strings = SiteStrings.forLanguage(item.lang)
         let layout = PageLayout(path: item.path, lang: item.lang.isEmpty ? "en" : item.lang, strings: strings, base: base, settings: settings)
         let checks = checkResults(item)
-        layout.open(&html, title: item.title, description: item.entry.metadata.summary, bodyClass: "page-entry")
+        layout.open(&html, title: item.title, description: item.entry.metadata.summary, bodyClass: "page-entry",
+                    scripts: [SitePaths.script], copyWords: true)
         html.raw("<article class=\"entry\">\n")
         header(item, layout: layout, strings: strings, into: &html)
         toc(item, strings: strings, into: &html)

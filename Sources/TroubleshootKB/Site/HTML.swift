@@ -224,8 +224,9 @@ struct HTMLBuffer {
         }
     }
 
-    /// cmark's HTML of a block, with code blocks made keyboard-scrollable: `<pre>` gets
-    /// `tabindex="0"`. Copied as it is otherwise.
+    /// cmark's HTML of a block, with code blocks made into the site's (`CodeBlockHTML`: a head
+    /// with the language's label, coloured code, a keyboard-scrollable `<pre>`). Copied as it is
+    /// otherwise.
     mutating func block(_ html: String) {
         if html.utf8.withContiguousStorageIfAvailable({ block($0) }) == nil {
             var copy = html
@@ -241,8 +242,12 @@ struct HTMLBuffer {
             var at = 0
             while let offset = ByteText.find(h, needle, from: at) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: h[at..<offset]))
-                raw("<pre tabindex=\"0\"><code")
-                at = offset + needle.count
+                if let end = CodeBlockHTML.write(h, at: offset, into: &self) {
+                    at = end
+                } else {
+                    raw("<pre tabindex=\"0\"><code")
+                    at = offset + needle.count
+                }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: h[at...]))
         }

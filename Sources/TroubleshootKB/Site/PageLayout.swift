@@ -32,9 +32,11 @@ struct PageLayout {
     /// Writes everything up to and including `<main>`. `title` and `description` are plain text
     /// (escaped here); ` · ` and the site's title follow the title unless `siteTitle` is false.
     /// `headExtra` goes right after the charset (a `<base>` must precede every URL in the head);
-    /// `scripts` are site paths of the page's scripts (only the home page has any).
+    /// `scripts` are site paths of the page's scripts (the home page's search, the entry pages'
+    /// copy buttons). `copyWords`: the body carries the copy button's words in the page's
+    /// language (`data-copy`, `data-copied`) for assets/app.js.
     func open(_ html: inout HTMLBuffer, title: String, siteTitle: Bool = true, description: String, bodyClass: StaticString,
-              canonical: Bool = true, headExtra: String = "", scripts: [String] = []) {
+              canonical: Bool = true, headExtra: String = "", scripts: [String] = [], copyWords: Bool = false) {
         html.raw("<!DOCTYPE html>\n<html")
         html.attribute("lang", lang)
         html.raw(">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -72,7 +74,12 @@ struct PageLayout {
         }
         html.raw("</head>\n<body class=\"")
         html.raw(bodyClass)
-        html.raw("\">\n<a class=\"skip-link\" href=\"#main\">")
+        html.raw("\"")
+        if copyWords {
+            html.attribute("data-copy", strings.copy)
+            html.attribute("data-copied", strings.copied)
+        }
+        html.raw(">\n<a class=\"skip-link\" href=\"#main\">")
         html.text(strings.skipToContent)
         html.raw("</a>\n<header class=\"site-header\"><nav")
         html.attribute("aria-label", settings.title)

@@ -32,8 +32,11 @@ final class SiteStrings: Sendable {
     let resolved: String
     let workaround: String
     let open: String
+    /// The copy button of code blocks (assets/app.js) and what it says once the code is copied.
+    let copy: String
+    let copied: String
 
-    init(skipToContent: String, home: String, symptomIndex: String, feed: String, symptoms: String, platforms: String, apis: String, tags: String, status: String, updated: String, problem: String, attempts: String, fix: String, sideEffects: String, lessons: String, references: String, related: String, notes: String, scenario: String, checkResults: String, lastCheck: String, onThisPage: String, failed: String, partial: String, worked: String, rejected: String, unknown: String, resolved: String, workaround: String, open: String) {
+    init(skipToContent: String, home: String, symptomIndex: String, feed: String, symptoms: String, platforms: String, apis: String, tags: String, status: String, updated: String, problem: String, attempts: String, fix: String, sideEffects: String, lessons: String, references: String, related: String, notes: String, scenario: String, checkResults: String, lastCheck: String, onThisPage: String, failed: String, partial: String, worked: String, rejected: String, unknown: String, resolved: String, workaround: String, open: String, copy: String, copied: String) {
         self.skipToContent = skipToContent
         self.home = home
         self.symptomIndex = symptomIndex
@@ -64,6 +67,8 @@ final class SiteStrings: Sendable {
         self.resolved = resolved
         self.workaround = workaround
         self.open = open
+        self.copy = copy
+        self.copied = copied
     }
 
     func outcome(_ outcome: Outcome) -> String {
@@ -101,7 +106,7 @@ final class SiteStrings: Sendable {
         references: "References", related: "Related entries", notes: "Notes", scenario: "Scenario",
         checkResults: "Check results", lastCheck: "Last check", onThisPage: "On this page",
         failed: "failed", partial: "partial", worked: "worked", rejected: "rejected", unknown: "no outcome",
-        resolved: "resolved", workaround: "workaround", open: "open")
+        resolved: "resolved", workaround: "workaround", open: "open", copy: "Copy", copied: "Copied")
 
     static let chinese = SiteStrings(
         skipToContent: "跳到正文", home: "首页", symptomIndex: "症状索引", feed: "订阅",
@@ -110,7 +115,7 @@ final class SiteStrings: Sendable {
         references: "参考", related: "相关条目", notes: "备注", scenario: "检查场景",
         checkResults: "检查结果", lastCheck: "最近检查", onThisPage: "本页内容",
         failed: "失败", partial: "部分有效", worked: "成功", rejected: "放弃", unknown: "无结果",
-        resolved: "已解决", workaround: "有变通办法", open: "未解决")
+        resolved: "已解决", workaround: "有变通办法", open: "未解决", copy: "复制", copied: "已复制")
 
     static let chineseTraditional = SiteStrings(
         skipToContent: "跳到正文", home: "首頁", symptomIndex: "症狀索引", feed: "訂閱",
@@ -119,7 +124,7 @@ final class SiteStrings: Sendable {
         references: "參考", related: "相關條目", notes: "備註", scenario: "檢查場景",
         checkResults: "檢查結果", lastCheck: "最近檢查", onThisPage: "本頁內容",
         failed: "失敗", partial: "部分有效", worked: "成功", rejected: "放棄", unknown: "無結果",
-        resolved: "已解決", workaround: "有變通辦法", open: "未解決")
+        resolved: "已解決", workaround: "有變通辦法", open: "未解決", copy: "複製", copied: "已複製")
 
     static let korean = SiteStrings(
         skipToContent: "본문으로 건너뛰기", home: "홈", symptomIndex: "증상 색인", feed: "피드",
@@ -128,7 +133,7 @@ final class SiteStrings: Sendable {
         references: "참고", related: "관련 항목", notes: "메모", scenario: "검사 시나리오",
         checkResults: "검사 결과", lastCheck: "마지막 검사", onThisPage: "이 페이지",
         failed: "실패", partial: "부분 성공", worked: "성공", rejected: "기각", unknown: "결과 없음",
-        resolved: "해결됨", workaround: "우회책", open: "미해결")
+        resolved: "해결됨", workaround: "우회책", open: "미해결", copy: "복사", copied: "복사됨")
 
     static let japanese = SiteStrings(
         skipToContent: "本文へ移動", home: "ホーム", symptomIndex: "症状索引", feed: "フィード",
@@ -137,5 +142,5 @@ final class SiteStrings: Sendable {
         references: "参考", related: "関連エントリ", notes: "メモ", scenario: "チェックシナリオ",
         checkResults: "チェック結果", lastCheck: "最終チェック", onThisPage: "このページの内容",
         failed: "失敗", partial: "部分的", worked: "成功", rejected: "却下", unknown: "結果なし",
-        resolved: "解決済み", workaround: "回避策あり", open: "未解決")
+        resolved: "解決済み", workaround: "回避策あり", open: "未解決", copy: "コピー", copied: "コピーしました")
 }
