@@ -19,7 +19,8 @@ function loadedIndex() {
   for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
   for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
   for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
-    index.addFilters(read('web/search-filters.json'));
+  for (let v = 0; v < meta.expansion.vocabularyFiles; v++) index.addVocabulary(v, read(`web/search-vocab-${v}.json`));
+  index.addFilters(read('web/search-filters.json'));
   return index;
 }
 
@@ -115,7 +116,8 @@ test('tokens with a postings file of their own give the same results', () => {
   }
   index.addFilters(read('web/search-filters.json'));
   for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
-    for (const q of expected.queries) {
+  for (let v = 0; v < meta.expansion.vocabularyFiles; v++) index.addVocabulary(v, read(`web/search-vocab-${v}.json`));
+  for (const q of expected.queries) {
     // An expansion's file is named once the query word's own file is loaded: in rounds.
     let needed = index.missingTokenFiles(q.query);
     if (needed.length) assert.throws(() => index.search(q.query, { limit: q.limit, filters: q.filters }), /token file \d+ not loaded/);

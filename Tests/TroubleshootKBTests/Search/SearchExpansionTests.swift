@@ -53,8 +53,9 @@ import Testing
                   expansions: ["typo apperance → appearance"]),
         QueryCase(name: "a typo before another word", query: "migraton crash", first: "en-core-data-migration",
                   expansions: ["typo migraton → migration"]),
-        QueryCase(name: "a typo in a camel-case part", query: "scrollEdgeApperance 투명", first: "ko-navigation-bar-appearance",
-                  expansions: ["typo apperance → appearance"]),
+        QueryCase(name: "a typo in a camel-case identifier and its part", query: "scrollEdgeApperance 투명",
+                  first: "ko-navigation-bar-appearance",
+                  expansions: ["typo scrolledgeapperance → scrolledgeappearance", "typo apperance → appearance"]),
         QueryCase(name: "a space ends the word", query: "toolbarcolor ", first: nil, expansions: []),
         QueryCase(name: "a typo in the first two letters stays", query: "opperance", first: nil, expansions: []),
     ])
