@@ -24,6 +24,7 @@ const index = KBSearch.createIndex(meta);
 for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
 for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
 for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
+for (let v = 0; v < meta.expansion.vocabularyFiles; v++) index.addVocabulary(v, read(`web/search-vocab-${v}.json`));
 
 const extraDirections = new Set(['same', 'api', 'en', 'xlang']);
 
@@ -31,7 +32,7 @@ for (const q of expected.queries) {
   test(`same results as Swift on the entries: ${q.query}`, () => {
     const actual = index.search(q.query, { limit: q.limit });
     const summary = (rs) => rs.map((r) => ({ id: r.id, field: r.field, textIndex: r.textIndex, anchor: r.anchor, label: r.label,
-      viaGlossary: r.viaGlossary, score: r.score }));
+      viaGlossary: r.viaGlossary, viaExpansions: r.viaExpansions, score: r.score }));
     assert.deepEqual(summary(actual), summary(q.results));
   });
   if (extraDirections.has(q.segment)) {

@@ -19,13 +19,14 @@ function loadedIndex() {
   for (let i = 0; i < meta.shardCount; i++) index.addShard(i, read(`web/search-shard-${i}.json`));
   for (let k = 0; existsSync(new URL(`web/search-token-${k}.json`, fixtures)); k++) index.addTokenFile(k, read(`web/search-token-${k}.json`));
   for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
+  for (let v = 0; v < meta.expansion.vocabularyFiles; v++) index.addVocabulary(v, read(`web/search-vocab-${v}.json`));
   index.addFilters(read('web/search-filters.json'));
   return index;
 }
 
 function summary(results) {
   return results.map((r) => ({ id: r.id, field: r.field, textIndex: r.textIndex, anchor: r.anchor, label: r.label,
-    viaGlossary: r.viaGlossary }));
+    viaGlossary: r.viaGlossary, viaExpansions: r.viaExpansions }));
 }
 
 for (const q of expected.queries) {
@@ -115,13 +116,42 @@ test('tokens with a postings file of their own give the same results', () => {
   }
   index.addFilters(read('web/search-filters.json'));
   for (let d = 0; d < meta.n; d++) index.addDoc(d, read(`web/search-doc-${d}.json`));
+  for (let v = 0; v < meta.expansion.vocabularyFiles; v++) index.addVocabulary(v, read(`web/search-vocab-${v}.json`));
   for (const q of expected.queries) {
-    const needed = index.missingTokenFiles(q.query);
+    // An expansion's file is named once the query word's own file is loaded: in rounds.
+    let needed = index.missingTokenFiles(q.query);
     if (needed.length) assert.throws(() => index.search(q.query, { limit: q.limit, filters: q.filters }), /token file \d+ not loaded/);
-    for (const k of needed) index.addTokenFile(k, files[k]);
-    assert.deepEqual(index.missingTokenFiles(q.query), []);
+    while (needed.length) {
+      for (const k of needed) index.addTokenFile(k, files[k]);
+      needed = index.missingTokenFiles(q.query);
+    }
     const actual = index.search(q.query, { limit: q.limit, filters: q.filters });
     assert.deepEqual(summary(actual), summary(q.results), q.query);
     assert.deepEqual(actual.map((r) => r.score), q.results.map((r) => r.score), q.query);
   }
+});
+
+test('a word being typed is completed, and a one-letter typo corrected, with the files they need', async () => {
+  const fetched = [];
+  const fakeFetch = async (url) => {
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    fetched.push(name);
+    return { json: async () => read('web/' + name) };
+  };
+  const kb = await KBSearch.load('https://example.invalid/search', fakeFetch);
+  const completed = await kb.search('scrolledgeappear', { limit: 5 });
+  assert.equal(completed[0].id, 'ko-navigation-bar-appearance');
+  assert.deepEqual(completed[0].viaExpansions, [{ query: 'scrolledgeappear', token: 'scrolledgeappearance', kind: 'prefix' }]);
+  assert.ok(fetched.some((n) => n.startsWith('search-vocab-')), 'the vocabulary file of the word is loaded');
+  const expansionShard = `search-shard-${KBSearch.shardOf('scrolledgeappearance', meta.shardCount)}.json`;
+  assert.ok(fetched.includes(expansionShard), 'the shard of the completion is loaded');
+  const snippet = kb.index.snippet(completed[0], completed[0].text, 'scrolledgeappear', 120);
+  assert.ok(snippet.highlights.length > 0, 'the completion is highlighted');
+
+  const corrected = await kb.search('apperance', { limit: 5 });
+  assert.ok(corrected.length > 0);
+  assert.ok(corrected.every((r) => r.viaExpansions.some((e) => e.token === 'appearance' && e.kind === 'typo')));
+
+  // A query that ends with a space is not completed.
+  assert.deepEqual(await kb.search('scrolledgeappear ', { limit: 5 }), []);
 });

@@ -39,11 +39,20 @@ if (missing.length) {
   const meta = loadData(path.join(site, 'search/meta.js')).data;
   const index = KBSearch.createIndex(meta);
   const rows = readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+  // Words being typed and one-letter typos (docs/search.md §4.1).
+  rows.push(['scrolledgeappear', 'nav-bar-shadow-ios17', 'prefix'], ['toolbarcolor', 'large-title-custom-background', 'prefix'],
+    ['navigation bar appearence', 'nav-bar-shadow-ios17', 'typo']);
 
-  /** Loads what search.js loads for `query`: its shards, then the token files they name. */
+  /**
+   * Loads what search.js loads for `query`, in rounds: its shards, the token files they name,
+   * the vocabulary files of words that may expand, then what their expansions need.
+   */
   function loadPostings(query) {
-    for (const s of index.missingShards(query)) index.addShard(s, loadData(path.join(site, `search/shard-${s}.js`)).data);
-    for (const k of index.missingTokenFiles(query)) index.addTokenFile(k, loadData(path.join(site, `search/token-${k}.js`)).data);
+    for (let m = index.missing(query); m.shards.length + m.tokenFiles.length + m.vocabularies.length; m = index.missing(query)) {
+      for (const s of m.shards) index.addShard(s, loadData(path.join(site, `search/shard-${s}.js`)).data);
+      for (const k of m.tokenFiles) index.addTokenFile(k, loadData(path.join(site, `search/token-${k}.js`)).data);
+      for (const v of m.vocabularies) index.addVocabulary(v, loadData(path.join(site, `search/vocab-${v}.js`)).data);
+    }
   }
 
   /** Loads the document files of `results` and fills in their ids, anchors and texts. */

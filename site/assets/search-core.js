@@ -306,7 +306,7 @@
           start: ns[m.start], end: ne[m.end - 1], a: m.start, b: m.end });
       });
     }
-    return { tokens: out, literalCount: literalCount };
+    return { tokens: out, literalCount: literalCount, length: n };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -453,6 +453,54 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Prefix and typo expansions (docs/search.md §4.1); the numbers come from the metadata.
+
+  /** Every scalar a word scalar or a dot, and at least one a letter (a-z or class letter). */
+  function isWordShaped(cps) {
+    var letter = false;
+    for (var i = 0; i < cps.length; i++) {
+      var c = classify(cps[i]);
+      if (c === LOWER || c === LETTER) letter = true;
+      else if (c !== UPPER && c !== DIGIT && c !== UNDERSCORE && c !== DOT) return false;
+    }
+    return letter;
+  }
+
+  function sameFrom(a, i, b, j) {
+    if (a.length - i !== b.length - j) return false;
+    for (; i < a.length; i++, j++) if (a[i] !== b[j]) return false;
+    return true;
+  }
+
+  /** Whether b is one insertion, deletion, substitution or adjacent transposition away from a. */
+  function isOneEdit(a, b) {
+    var m = a.length, n = b.length;
+    if (m - n > 1 || n - m > 1) return false;
+    var i = 0;
+    while (i < m && i < n && a[i] === b[i]) i++;
+    if (m === n) {
+      if (i === m) return false;
+      if (sameFrom(a, i + 1, b, i + 1)) return true;
+      return i + 1 < m && a[i] === b[i + 1] && a[i + 1] === b[i] && sameFrom(a, i + 2, b, i + 2);
+    }
+    return m < n ? sameFrom(a, i, b, i + 1) : sameFrom(a, i + 1, b, i);
+  }
+
+  function compareScalars(a, b) {
+    for (var i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return a.length - b.length;
+  }
+
+  /** The most frequent first, then in scalar (= UTF-8 byte) order. */
+  function byFrequency(u, v) { return u.df !== v.df ? v.df - u.df : compareScalars(u.cps, v.cps); }
+
+  function startsWith(cps, prefix) {
+    if (cps.length < prefix.length) return false;
+    for (var i = 0; i < prefix.length; i++) if (cps[i] !== prefix[i]) return false;
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Index over the web export (search-meta.json, search-shard-<i>.json, search-doc-<d>.json,
   // search-filters.json)
 
@@ -481,7 +529,7 @@
   }
 
   function Index(meta) {
-    if (!meta || meta.format !== 'kb-search' || meta.version !== 5) throw new Error('KBSearch: unsupported index');
+    if (!meta || meta.format !== 'kb-search' || meta.version !== 6) throw new Error('KBSearch: unsupported index');
     this.meta = meta;
     this.glossary = compileGlossary(meta.glossary || []);
     this.codeField = meta.fields.indexOf('code');
@@ -490,43 +538,79 @@
     this.entries = Object.create(null);
     this.docs = Object.create(null);
     this.filters = null;
+    this.vocabularies = Object.create(null);
   }
 
-  /** Shard numbers the query needs that are not loaded yet. */
-  Index.prototype.missingShards = function (query) {
-    var seen = Object.create(null), out = [];
-    var toks = tokenize(query, 'query', this.glossary);
-    for (var i = 0; i < toks.length; i++) {
-      var s = shardOf(toks[i], this.meta.shardCount);
-      if (!seen[s] && !this.shards[s]) { seen[s] = true; out.push(s); }
+  /**
+   * What the query needs that is not loaded yet: {shards, tokenFiles, vocabularies} (numbers).
+   * Expansions are known only once the vocabulary file of a word and its own shard (or token
+   * file) are loaded, so call again after loading until nothing is missing (KBSearch.load does).
+   */
+  Index.prototype.missing = function (query) {
+    var self = this, out = { shards: [], tokenFiles: [], vocabularies: [] }, seen = Object.create(null);
+    function need(kind, k) {
+      if (seen[kind + k]) return;
+      seen[kind + k] = true;
+      out[kind].push(k);
+    }
+    // The token's shard, then its own file; true when its postings can be read.
+    function token(t) {
+      var s = shardOf(t, self.meta.shardCount), shard = self.shards[s];
+      if (!shard) { need('shards', s); return false; }
+      var k = Object.prototype.hasOwnProperty.call(shard, t) ? shard[t] : null;
+      if (typeof k === 'number' && !self.tokenFiles[k]) { need('tokenFiles', k); return false; }
+      return true;
+    }
+    var full = analyzeFull(query, 'query', this.glossary), toks = full.tokens;
+    var ready = true;
+    for (var i = 0; i < toks.length; i++) if (!token(toks[i].text)) ready = false;
+    var candidates = expansionCandidates(this, full);
+    for (i = 0; i < candidates.length; i++) {
+      var v = candidates[i].vocabulary;
+      if (!this.vocabularies[v]) { need('vocabularies', v); ready = false; }
+    }
+    if (ready) {
+      var q = prepare(this, query, true);
+      q.expansions.forEach(function (list) { list.forEach(function (e) { token(e.token); }); });
     }
     return out;
   };
+
+  /** Vocabulary file i (search-vocab-<i>.json): the listed words of its head keys. */
+  Index.prototype.addVocabulary = function (i, file) {
+    if (!file || file.v !== 6 || typeof file.h !== 'object') throw new Error('KBSearch: unsupported vocabulary file');
+    var heads = Object.create(null);
+    Object.keys(file.h).forEach(function (head) {
+      var items = file.h[head].split(' '), list = [];
+      if (items.length % 2) throw new Error('KBSearch: bad vocabulary file');
+      for (var k = 0; k < items.length; k += 2) {
+        var word = head + items[k];
+        list.push({ token: word, cps: codePoints(word), df: Number(items[k + 1]) });
+      }
+      heads[head] = list;
+    });
+    this.vocabularies[i] = heads;
+  };
+
+  /** Shard numbers the query needs that are not loaded yet (see missing). */
+  Index.prototype.missingShards = function (query) { return this.missing(query).shards; };
 
   /**
    * Numbers of the token files (search-token-<k>.json) the query needs that are not loaded yet:
-   * tokens with many records have a file of their own, which their shard names. Call after the
-   * query's shards are loaded (missingShards).
+   * tokens with many records have a file of their own, which their shard names (see missing).
    */
-  Index.prototype.missingTokenFiles = function (query) {
-    var seen = Object.create(null), out = [];
-    var toks = tokenize(query, 'query', this.glossary);
-    for (var i = 0; i < toks.length; i++) {
-      var shard = this.shards[shardOf(toks[i], this.meta.shardCount)];
-      if (!shard) throw new Error('KBSearch: shard of ' + toks[i] + ' not loaded');
-      var k = Object.prototype.hasOwnProperty.call(shard, toks[i]) ? shard[toks[i]] : null;
-      if (typeof k === 'number' && !seen[k] && !this.tokenFiles[k]) { seen[k] = true; out.push(k); }
-    }
-    return out;
-  };
+  Index.prototype.missingTokenFiles = function (query) { return this.missing(query).tokenFiles; };
+
+  /** Numbers of the vocabulary files (search-vocab-<i>.json) the query needs (see missing). */
+  Index.prototype.missingVocabularies = function (query) { return this.missing(query).vocabularies; };
 
   Index.prototype.addTokenFile = function (k, file) {
-    if (!file || file.v !== 5) throw new Error('KBSearch: unsupported token file');
+    if (!file || file.v !== 6) throw new Error('KBSearch: unsupported token file');
     this.tokenFiles[k] = file.t;
   };
 
   Index.prototype.addShard = function (i, shard) {
-    if (!shard || shard.v !== 5) throw new Error('KBSearch: unsupported shard');
+    if (!shard || shard.v !== 6) throw new Error('KBSearch: unsupported shard');
     this.shards[i] = shard.t;
   };
 
@@ -547,7 +631,7 @@
 
   /** The filter data (search-filters.json); needed only to search with filters. */
   Index.prototype.addFilters = function (data) {
-    if (!data || data.v !== 5) throw new Error('KBSearch: unsupported filters');
+    if (!data || data.v !== 6) throw new Error('KBSearch: unsupported filters');
     var nums = decodeVarints(data.docs), n = this.meta.n, docs = new Array(n), k = 0;
     for (var d = 0; d < n; d++) {
       var doc = { lang: data.values[nums[k]], status: data.values[nums[k + 1]], tags: [] };
@@ -661,7 +745,75 @@
       (filters.statuses && filters.statuses.length)) ? true : false;
   }
 
-  function prepare(index, query) {
+  /** Document frequency of a token (0 when in no document), or null while its file is not loaded. */
+  function dfOf(index, token) {
+    var shard = index.shards[shardOf(token, index.meta.shardCount)];
+    if (!shard) return null;
+    var raw = Object.prototype.hasOwnProperty.call(shard, token) ? shard[token] : null;
+    if (typeof raw === 'number') {
+      var file = index.tokenFiles[raw];
+      if (!file) return null;
+      raw = Object.prototype.hasOwnProperty.call(file, token) ? file[token] : null;
+    }
+    return raw ? raw[0] : 0;
+  }
+
+  /**
+   * The distinct literal tokens of an analysed query that may expand, with their scalars, whether
+   * they end the query, their document frequency (null while unknown) and their vocabulary file;
+   * `vocabulary` is -1 for a token that cannot expand (a typo candidate whose df is unknown yet).
+   */
+  function expansionCandidates(index, full) {
+    var x = index.meta.expansion, out = [], seen = Object.create(null);
+    if (!x) return out;
+    var toks = full.tokens;
+    for (var k = 0; k < full.literalCount; k++) {
+      var t = toks[k].text;
+      var last = toks[k].b === full.length;
+      if (seen[t]) { if (last) seen[t].isLast = true; continue; }
+      var cps = codePoints(t);
+      var c = { token: t, cps: cps, isLast: last, df: dfOf(index, t), vocabulary: -1 };
+      seen[t] = c;
+      out.push(c);
+    }
+    return out.filter(function (c) {
+      if (!isWordShaped(c.cps)) return false;
+      var canPrefix = c.isLast && c.cps.length >= x.prefixMinLength;
+      var canTypo = c.cps.length >= x.typoMinLength && c.df !== null && c.df <= x.typoMaxDf;
+      if (!canPrefix && !canTypo) return false;
+      c.head = String.fromCodePoint.apply(null, c.cps.slice(0, x.headLength));
+      c.vocabulary = shardOf(c.head, x.vocabularyFiles);
+      return true;
+    });
+  }
+
+  /** Prefix, then typo expansions of one candidate (docs/search.md §4.1), as {token, kind}. */
+  function expansionsOf(index, c, exclude) {
+    var x = index.meta.expansion, out = [];
+    var words = index.vocabularies[c.vocabulary];
+    if (!words) throw new Error('KBSearch: vocabulary file ' + c.vocabulary + ' not loaded');
+    var list = words[c.head] || [], q = c.cps, df = c.df === null ? 0 : c.df;
+    if (c.isLast && q.length >= x.prefixMinLength) {
+      list.filter(function (w) { return w.cps.length > q.length && startsWith(w.cps, q) && !exclude[w.token]; })
+        .sort(byFrequency).slice(0, x.prefixLimit)
+        .forEach(function (w) { out.push({ token: w.token, kind: 'prefix' }); });
+    }
+    if (q.length >= x.typoMinLength && df <= x.typoMaxDf) {
+      var taken = Object.create(null);
+      out.forEach(function (e) { taken[e.token] = true; });
+      list.filter(function (w) { return w.df > df && !taken[w.token] && !exclude[w.token] && isOneEdit(q, w.cps); })
+        .sort(byFrequency).slice(0, x.typoLimit)
+        .forEach(function (w) { out.push({ token: w.token, kind: 'typo' }); });
+    }
+    return out;
+  }
+
+  /**
+   * The analysed query (docs/search.md §4): distinct tokens, their postings and idfs, pairs,
+   * concept coverage and the literal tokens' expansions. With namesOnly, expansions are only
+   * named ({token, kind}), so their postings need not be loaded.
+   */
+  function prepare(index, query, namesOnly) {
     var full = analyzeFull(query, 'query', index.glossary);
     var toks = full.tokens, literal = full.literalCount;
     var q = { tokens: [], entries: [], idfs: [], sumIdf: 0, pairs: [], pairConcepts: [], literalCount: 0,
@@ -708,7 +860,36 @@
     q.pairConcepts.forEach(function (list) { list.sort(asc); });
     q.coveredBy.forEach(function (list) { list.sort(asc); });
     q.covers.forEach(function (list) { list.sort(asc); });
+    // Expansions: completions of the token that ends the query, corrections of tokens the index
+    // barely knows; factor = weight × min(idf, the expansion's idf).
+    var exclude = Object.create(null);
+    for (k = 0; k < q.literalCount; k++) exclude[q.tokens[k]] = true;
+    var byToken = Object.create(null);
+    expansionCandidates(index, full).forEach(function (c) { byToken[c.token] = c; });
+    q.expansions = [];
+    for (k = 0; k < q.literalCount; k++) {
+      var cand = byToken[q.tokens[k]];
+      var found = cand ? expansionsOf(index, cand, exclude) : [];
+      var idfq = q.idfs[k];
+      q.expansions.push(namesOnly ? found : found.map(function (e) {
+        var entry = index.entry(e.token);
+        var w = e.kind === 'prefix' ? index.meta.expansion.prefixWeight : index.meta.expansion.typoWeight;
+        return { token: e.token, kind: e.kind, query: q.tokens[k], entry: entry, factor: w * Math.min(idfq, entry.idf) };
+      }));
+    }
     return q;
+  }
+
+  /** The expansions through which d matched literal query tokens it does not contain. */
+  function viaExpansions(d, q) {
+    var out = [];
+    for (var qi = 0; qi < q.literalCount; qi++) {
+      if (!q.expansions[qi].length || hasRecord(q.entries[qi], d)) continue;
+      q.expansions[qi].forEach(function (e) {
+        if (hasRecord(e.entry, d)) out.push({ query: e.query, token: e.token, kind: e.kind });
+      });
+    }
+    return out;
   }
 
   /** Whether a token's postings have a record of document d. */
@@ -788,6 +969,7 @@
     }
     var literalStamp = new Int32Array(n).fill(-1), bestStamp = new Int32Array(n).fill(-1);
     var bestSat = new Float64Array(n);
+    var expansionStamp = new Int32Array(n).fill(-1), expansionBest = new Float64Array(n);
     for (var qi = 0; qi < q.literalCount; qi++) {
       var idfq = q.idfs[qi];
       var credited = [];
@@ -800,10 +982,23 @@
           else if (sat > bestSat[d]) bestSat[d] = sat;
         }
       }
+      // Through an expansion: the best of factor × saturated tf.
+      var expansionCredited = [], expansions = q.expansions[qi];
+      for (x = 0; x < expansions.length; x++) {
+        var factor = expansions[x].factor;
+        scan(expansions[x].entry, function (d, t) {
+          var v = factor * (t * (k1 + 1) / (t + k1));
+          if (expansionStamp[d] !== qi) { expansionStamp[d] = qi; expansionBest[d] = v; expansionCredited.push(d); }
+          else if (v > expansionBest[d]) expansionBest[d] = v;
+        });
+      }
+      // A token counts once per document: literally, through a concept or through an
+      // expansion, whichever gives more.
       scan(q.entries[qi], function (d, t) {
         var s = idfq * t * (k1 + 1) / (t + k1);
         literalStamp[d] = qi;
         if (bestStamp[d] === qi) s = Math.max(s, cw * idfq * bestSat[d]);
+        if (expansionStamp[d] === qi) s = Math.max(s, expansionBest[d]);
         touch(d);
         bm25[d] += s;
         matched[d] += idfq;
@@ -811,8 +1006,17 @@
       for (x = 0; x < credited.length; x++) {
         d = credited[x];
         if (literalStamp[d] === qi) continue;
+        var s = cw * idfq * bestSat[d];
+        if (expansionStamp[d] === qi) s = Math.max(s, expansionBest[d]);
         touch(d);
-        bm25[d] += cw * idfq * bestSat[d];
+        bm25[d] += s;
+        matched[d] += idfq;
+      }
+      for (x = 0; x < expansionCredited.length; x++) {
+        d = expansionCredited[x];
+        if (literalStamp[d] === qi || bestStamp[d] === qi) continue;
+        touch(d);
+        bm25[d] += expansionBest[d];
         matched[d] += idfq;
       }
     }
@@ -875,7 +1079,7 @@
       var d = sd[1];
       var best = bestText(self, d, q, pairCount);
       var r = { docIndex: d, score: sd[0], field: best.field < 0 ? null : meta.fields[best.field], textIndex: best.text,
-        viaGlossary: q.literalCount < q.tokens.length ? viaGlossary(d, q) : [] };
+        viaGlossary: q.literalCount < q.tokens.length ? viaGlossary(d, q) : [], viaExpansions: viaExpansions(d, q) };
       return self.docs[d] ? self.describe(r) : r;
     });
   };
@@ -906,14 +1110,23 @@
         body(t);
       }
     }
+    // A text counts a query token's idf when it contains the token, else the larger of
+    // conceptWeight × idf (a concept covering it) and an expansion's factor (the expansion).
+    var alternative = Object.create(null);
     for (var qi = 0; qi < q.literalCount; qi++) {
       texts(q.entries[qi], function (t) { stamp[t] = qi; sums[t] += q.idfs[qi]; });
+      var offered = [];
+      var offer = function (v) {
+        return function (t) {
+          if (stamp[t] === qi) return;
+          if (stamp[t] !== -2 - qi) { stamp[t] = -2 - qi; alternative[t] = v; offered.push(t); }
+          else if (v > alternative[t]) alternative[t] = v;
+        };
+      };
       var weight = meta.conceptWeight * q.idfs[qi];
-      for (var x = 0; x < q.coveredBy[qi].length; x++) {
-        texts(q.entries[q.coveredBy[qi][x]], function (t) {
-          if (stamp[t] !== qi) { stamp[t] = qi; sums[t] += weight; }
-        });
-      }
+      for (var x = 0; x < q.coveredBy[qi].length; x++) texts(q.entries[q.coveredBy[qi][x]], offer(weight));
+      for (x = 0; x < q.expansions[qi].length; x++) texts(q.expansions[qi][x].entry, offer(q.expansions[qi][x].factor));
+      for (x = 0; x < offered.length; x++) sums[offered[x]] += alternative[offered[x]];
     }
     candidates.sort(function (u, v) { return u - v; });
     var best = 0, bestScore = -1;
@@ -943,17 +1156,24 @@
       return {
         index: index,
         search: function (query, options) {
-          var need = index.missingShards(query).map(function (s) {
-            return json('search-shard-' + s + '.json').then(function (j) { index.addShard(s, j); });
-          });
+          // Shards, token files and vocabulary files, in rounds until nothing is missing (an
+          // expansion is known once its word's vocabulary file and df are loaded).
+          function fill() {
+            var m = index.missing(query);
+            var need = m.shards.map(function (i) {
+              return json('search-shard-' + i + '.json').then(function (j) { index.addShard(i, j); });
+            }).concat(m.tokenFiles.map(function (k) {
+              return json('search-token-' + k + '.json').then(function (j) { index.addTokenFile(k, j); });
+            }), m.vocabularies.map(function (v) {
+              return json('search-vocab-' + v + '.json').then(function (j) { index.addVocabulary(v, j); });
+            }));
+            return need.length ? Promise.all(need).then(fill) : Promise.resolve();
+          }
+          var need = [fill()];
           if (options && hasFilters(options.filters) && !index.filters) {
             need.push(json('search-filters.json').then(function (j) { index.addFilters(j); }));
           }
           return Promise.all(need).then(function () {
-            return Promise.all(index.missingTokenFiles(query).map(function (k) {
-              return json('search-token-' + k + '.json').then(function (j) { index.addTokenFile(k, j); });
-            }));
-          }).then(function () {
             var results = index.search(query, options);
             return Promise.all(index.missingDocs(results).map(function (d) {
               return json('search-doc-' + d + '.json').then(function (j) { index.addDoc(d, j); });
@@ -968,14 +1188,16 @@
   // Snippets
 
   /**
-   * A window of `text` around the query's tokens: {text, highlights: [[start, end]], truncatedStart,
+   * A window of `text` around the query's tokens (and extraTokens, e.g. the expansions a result
+   * matched through): {text, highlights: [[start, end]], truncatedStart,
    * truncatedEnd}; highlight offsets are in code points of the returned text (see also
    * highlightHTML).
    */
-  function snippet(text, query, length, glossary) {
+  function snippet(text, query, length, glossary, extraTokens) {
     length = length === undefined ? 120 : length;
     var qt = Object.create(null);
     tokenize(query, 'query', glossary).forEach(function (t) { qt[t] = true; });
+    (extraTokens || []).forEach(function (t) { qt[t] = true; });
     var ranges = [];
     analyze(text, 'document', glossary).forEach(function (t) { if (qt[t.text] === true) ranges.push([t.start, t.end]); });
     ranges.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
@@ -1042,7 +1264,8 @@
    */
   Index.prototype.snippet = function (result, text, query, length) {
     if (text === undefined || text === null) text = result.text || '';
-    return snippet(text, query, length, result.field === 'code' ? null : this.glossary);
+    var extra = (result.viaExpansions || []).map(function (e) { return e.token; });
+    return snippet(text, query, length, result.field === 'code' ? null : this.glossary, extra);
   };
 
   var KBSearch = {

@@ -57,19 +57,26 @@
 
   function search(query) {
     return index().then(function (idx) {
-      var need = idx.missingShards(query);
-      return Promise.all(need.map(function (s) {
-        return load("shard", s, "search/shard-" + s + ".js").then(function (shard) {
-          if (!idx.shards[s]) idx.addShard(s, shard);
-        });
-      })).then(function () {
-        // Tokens with many records have a postings file of their own, named by their shard.
-        return Promise.all(idx.missingTokenFiles(query).map(function (k) {
+      // Shards, postings files of tokens with many records, and vocabulary files of words that
+      // may be completed or corrected: loaded in rounds until the query needs nothing more.
+      function fill() {
+        var m = idx.missing(query);
+        var need = m.shards.map(function (s) {
+          return load("shard", s, "search/shard-" + s + ".js").then(function (shard) {
+            if (!idx.shards[s]) idx.addShard(s, shard);
+          });
+        }).concat(m.tokenFiles.map(function (k) {
           return load("token", k, "search/token-" + k + ".js").then(function (file) {
             if (!idx.tokenFiles[k]) idx.addTokenFile(k, file);
           });
+        }), m.vocabularies.map(function (v) {
+          return load("vocab", v, "search/vocab-" + v + ".js").then(function (file) {
+            if (!idx.vocabularies[v]) idx.addVocabulary(v, file);
+          });
         }));
-      }).then(function () {
+        return need.length ? Promise.all(need).then(fill) : null;
+      }
+      return Promise.resolve(fill()).then(function () {
         var results = idx.search(query, { limit: 10 });
         // Title, address and texts of the shown results only: one small file each.
         return Promise.all(results.map(function (r) {
@@ -112,13 +119,20 @@
   var status = document.getElementById("search-status");
   function announce(message) { if (status) status.textContent = message; }
 
+  // The page's words (its language), from the list's data attributes; {n}, {q} and {error} are
+  // filled in here, as text.
+  function words(name, fill) {
+    var value = list.getAttribute("data-" + name) || "";
+    return value.replace(/\{(n|q|error)\}/g, function (all, key) { return key in fill ? String(fill[key]) : all; });
+  }
+
   function render(query, results) {
     while (list.firstChild) list.removeChild(list.firstChild);
     list.setAttribute("data-query", query);
     if (!query) { announce(""); return; }
-    announce(results.length === 1 ? "1 result" : results.length + " results");
+    announce(results.length === 1 ? words("one-result", {}) : words("results", { n: results.length }));
     if (!results.length) {
-      var none = text("li", "no-results", "No entry matches. Try other words, or browse the entries below.");
+      var none = text("li", "no-results", words("no-results", { q: query }));
       list.appendChild(none);
       return;
     }
@@ -152,7 +166,7 @@
     }, function (error) {
       if (mine !== sequence) return;
       while (list.firstChild) list.removeChild(list.firstChild);
-      list.appendChild(text("li", "no-results", "Search is unavailable: " + error.message));
+      list.appendChild(text("li", "no-results", words("unavailable", { error: error.message })));
     });
   }
 

@@ -18,7 +18,7 @@ public struct SearchCommand: KBCommand {
             .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open.", choices: ["resolved", "workaround", "open"]),
             .init(["--limit"], value: "n", help: "At most this many results (default: 10)."),
             .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
-            .init(["--explain"], help: "Show, per result, how each query token (and glossary concept) contributes to the score."),
+            .init(["--explain"], help: "Show, per result, how each query token (and glossary concept, prefix or typo expansion) contributes to the score."),
             .init(["--bench"], value: "n", help: "Measure in-process query latency over n repetitions and print JSON (for make bench)."),
         ]
     )
@@ -91,6 +91,9 @@ public struct SearchCommand: KBCommand {
             if !result.viaGlossary.isEmpty {
                 context.stdout.print("   \(style.dim("via glossary: " + Self.conceptNames(result.viaGlossary, index: index).joined(separator: ", ")))")
             }
+            for line in Self.expansionLines(result.viaExpansions) {
+                context.stdout.print("   \(style.dim(line))")
+            }
             if explain {
                 let e = index.explain(query: query, doc: doc)
                 context.stdout.print(style.dim(String(format: "   score %.4f = bm25 %.4f × coverage %.3f × adjacency %.3f", result.score, e.bm25, e.coverage, e.adjacency)))
@@ -98,6 +101,9 @@ public struct SearchCommand: KBCommand {
                     let fields = t.fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     var line = String(format: "     %@  idf %.3f  literal +%.4f", t.token, t.idf, t.literal)
                     if let concept = t.concept { line += String(format: "  via %@ +%.4f", concept, t.viaConcept) }
+                    if let e = t.expansion {
+                        line += String(format: "  via %@ %@ +%.4f", e.kind == .prefix ? "prefix" : "typo", e.token, t.viaExpansion)
+                    }
                     line += t.covered ? "" : "  (missing)"
                     if !fields.isEmpty { line += "  [\(fields)]" }
                     context.stdout.print(style.dim(line))
@@ -105,6 +111,17 @@ public struct SearchCommand: KBCommand {
             }
         }
         return ExitCode.success
+    }
+
+    /// `via prefix: configur → configuration, configure` and `via typo: appearence → appearance`,
+    /// one line per kind and query word, in query order.
+    static func expansionLines(_ expansions: [SearchExpansion]) -> [String] {
+        var lines: [(key: String, tokens: [String])] = []
+        for e in expansions {
+            let key = "via \(e.kind.rawValue): \(e.query) → "
+            if let i = lines.firstIndex(where: { $0.key == key }) { lines[i].tokens.append(e.token) } else { lines.append((key, [e.token])) }
+        }
+        return lines.map { $0.key + $0.tokens.joined(separator: ", ") }
     }
 
     /// Display names of concepts (`large title`), by id.
@@ -139,10 +156,18 @@ public struct SearchCommand: KBCommand {
         let highlights: [[Int]]
         /// Concepts through which the entry matched words of the query it does not contain.
         let viaGlossary: [Concept]
+        /// Prefix and typo expansions through which the entry matched words of the query it does not contain.
+        let viaExpansions: [Expansion]
 
         struct Concept: Encodable {
             let id: String
             let name: String
+        }
+
+        struct Expansion: Encodable {
+            let query: String
+            let token: String
+            let kind: String
         }
 
         init(rank: Int, result: SearchResult, index: SearchIndex) {
@@ -157,6 +182,7 @@ public struct SearchCommand: KBCommand {
             snippet = result.snippet?.text
             highlights = result.snippet?.highlights.map { [$0.lowerBound, $0.upperBound] } ?? []
             viaGlossary = zip(result.viaGlossary, SearchCommand.conceptNames(result.viaGlossary, index: index)).map { Concept(id: $0, name: $1) }
+            viaExpansions = result.viaExpansions.map { Expansion(query: $0.query, token: $0.token, kind: $0.kind.rawValue) }
         }
     }
 

@@ -150,4 +150,7 @@ public struct SearchResult: Sendable, Hashable {
     /// Ids of the glossary concepts through which the document matched query words it does not
     /// contain itself (in query order); empty when every matched word is literal.
     public var viaGlossary: [String] = []
+    /// The prefix and typo expansions through which the document matched query words it does
+    /// not contain itself (in query order); empty when every matched word is as typed.
+    public var viaExpansions: [SearchExpansion] = []
 }

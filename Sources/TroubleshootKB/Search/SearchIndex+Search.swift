@@ -17,8 +17,18 @@ struct PreparedQuery {
     var covers: [[Int]] = []
     /// Per pair: the concept tokens with a query match overlapping both tokens of the pair (ascending).
     var pairConcepts: [[Int]] = []
+    /// For a literal token: its prefix and typo expansions (docs/search.md §4.1), in order.
+    var expansions: [[PreparedExpansion]] = []
 
     func isConcept(_ qi: Int) -> Bool { qi >= literalCount }
+}
+
+/// A vocabulary token a literal query token expands to, with what it scores by.
+struct PreparedExpansion {
+    var expansion: SearchExpansion
+    var id: Int32
+    /// `weight × min(idf of the query token, idf of this token)`: multiplies its saturated tf.
+    var factor: Double
 }
 
 extension SearchIndex {
@@ -69,7 +79,51 @@ extension SearchIndex {
             }
         }
         for i in 0..<q.tokens.count { q.covers[i].sort(); q.coveredBy[i].sort() }
+
+        // Expansions of the literal tokens: completions of the token that ends the query, and
+        // corrections of tokens the index barely knows.
+        let queryEnd = Int32(tokenizer.normalized.count)
+        var isLast = [Bool](repeating: false, count: q.literalCount)
+        for k in 0..<literal where tokenizer.normalizedEnds[k] == queryEnd { isLast[qIndex[k]] = true }
+        let exclude = Set(q.tokens[0..<q.literalCount])
+        var candidatesOfHead: [String: [SearchExpansionRules.Candidate]] = [:]
+        for qi in 0..<q.literalCount {
+            let scalars = q.tokens[qi].unicodeScalars.map(\.value)
+            let df = q.ids[qi] >= 0 ? Int(documentFrequency[Int(q.ids[qi])]) : 0
+            let canPrefix = isLast[qi] && scalars.count >= SearchExpansionRules.prefixMinLength
+            let canTypo = scalars.count >= SearchExpansionRules.typoMinLength && df <= SearchExpansionRules.typoMaxDocumentFrequency
+            guard (canPrefix || canTypo) && SearchExpansionRules.isWordShaped(scalars) else {
+                q.expansions.append([])
+                continue
+            }
+            let head = SearchExpansionRules.headKey(scalars)
+            if candidatesOfHead[head] == nil { candidatesOfHead[head] = expansionCandidates(head: head) }
+            let found = SearchExpansionRules.expansions(of: q.tokens[qi], scalars: scalars, df: df, isLast: isLast[qi],
+                                                        candidates: candidatesOfHead[head]!, exclude: exclude)
+            q.expansions.append(found.map { e in
+                let id = tokens.find(e.token)
+                let factor = SearchExpansionRules.weight(e.kind) * min(q.idfs[qi], idf[Int(id)])
+                return PreparedExpansion(expansion: e, id: id, factor: factor)
+            })
+        }
         return q
+    }
+
+    /// The listed vocabulary words (docs/search.md §6, vocabulary files) whose head key is `head`.
+    func expansionCandidates(head: String) -> [SearchExpansionRules.Candidate] {
+        let key = Array(head.utf8)
+        var out: [SearchExpansionRules.Candidate] = []
+        tokens.bytes.withUnsafeBufferPointer { bytes in
+            for t in 0..<tokens.count {
+                let lo = tokens.start(t), hi = Int(tokens.ends[t])
+                guard hi - lo >= SearchExpansionRules.vocabularyMinLength, bytes[lo..<hi].starts(with: key) else { continue }
+                let token = tokens.string(t)
+                let scalars = token.unicodeScalars.map(\.value)
+                guard SearchExpansionRules.isListed(scalars) else { continue }
+                out.append(.init(token: token, scalars: scalars, df: Int(documentFrequency[t])))
+            }
+        }
+        return out
     }
 
     /// Whether token `id` has a record in document `d`.
@@ -115,8 +169,12 @@ extension SearchIndex {
         if filters != .none {
             allowed = (0..<n).map { filters.accepts(lang: langs[$0], tags: tags(ofDocument: $0), status: statuses[$0]) }
         }
-        // Posting lists of the query tokens, literal and concept (decoded on first use).
+        // Posting lists of the query tokens, literal and concept (decoded on first use), and of
+        // the literal tokens' expansions.
         let lists: [PostingList?] = q.ids.map { $0 >= 0 ? postingList($0) : nil }
+        let expansionLists: [[(factor: Double, list: PostingList?)]] = q.expansions.map { list in
+            list.map { ($0.factor, postingList($0.id)) }
+        }
         var bm25 = [Double](repeating: 0, count: n)
         var matched = [Double](repeating: 0, count: n)
         var seen = [Bool](repeating: false, count: n)
@@ -124,19 +182,24 @@ extension SearchIndex {
         var tfs = [Int](repeating: 0, count: fc)
         let conceptWeight = parameters.conceptWeight
         let hasConcepts = q.literalCount < q.tokens.count
+        let hasExpansions = q.expansions.contains { !$0.isEmpty }
+        let stamped = hasConcepts || hasExpansions
         /// Per concept token: (doc, saturated tf) for the allowed documents that have it.
         var conceptSat = [[(Int32, Double)]](repeating: [], count: q.tokens.count)
-        var literalStamp = [Int32](repeating: -1, count: hasConcepts ? n : 0)
-        var bestStamp = [Int32](repeating: -1, count: hasConcepts ? n : 0)
-        var bestSat = [Double](repeating: 0, count: hasConcepts ? n : 0)
+        var literalStamp = [Int32](repeating: -1, count: stamped ? n : 0)
+        var bestStamp = [Int32](repeating: -1, count: stamped ? n : 0)
+        var bestSat = [Double](repeating: 0, count: stamped ? n : 0)
+        var expansionStamp = [Int32](repeating: -1, count: hasExpansions ? n : 0)
+        var expansionBest = [Double](repeating: 0, count: hasExpansions ? n : 0)
         var credited: [Int32] = []
+        var expansionCredited: [Int32] = []
 
         textField.withUnsafeBufferPointer { tfield in
         docTextStart.withUnsafeBufferPointer { dts in
         fieldLengths.withUnsafeBufferPointer { flen in
-            /// Calls `body(doc, tfTilde)` for each allowed document with records of query token `qi`.
-            func scan(_ qi: Int, _ body: (Int, Double) -> Void) {
-                guard let list = lists[qi] else { return }
+            /// Calls `body(doc, tfTilde)` for each allowed document with records in `list`.
+            func scan(_ list: PostingList?, _ body: (Int, Double) -> Void) {
+                guard let list else { return }
                 list.doc.withUnsafeBufferPointer { rd in
                 list.text.withUnsafeBufferPointer { rt in
                 list.tf.withUnsafeBufferPointer { rf in
@@ -162,17 +225,18 @@ extension SearchIndex {
                 }}}
             }
             for qc in q.literalCount..<q.tokens.count where !q.covers[qc].isEmpty {
-                scan(qc) { d, tfTilde in conceptSat[qc].append((Int32(d), tfTilde * (k1 + 1) / (tfTilde + k1))) }
+                scan(lists[qc]) { d, tfTilde in conceptSat[qc].append((Int32(d), tfTilde * (k1 + 1) / (tfTilde + k1))) }
             }
             for qi in 0..<q.literalCount {
                 let idfq = q.idfs[qi]
+                let stamp = Int32(qi)
                 // Through the glossary: the best saturated tf among the concepts covering the token.
                 credited.removeAll(keepingCapacity: true)
                 for qc in q.coveredBy[qi] {
                     for (d32, sat) in conceptSat[qc] {
                         let d = Int(d32)
-                        if bestStamp[d] != Int32(qi) {
-                            bestStamp[d] = Int32(qi)
+                        if bestStamp[d] != stamp {
+                            bestStamp[d] = stamp
                             bestSat[d] = sat
                             credited.append(d32)
                         } else if sat > bestSat[d] {
@@ -180,21 +244,46 @@ extension SearchIndex {
                         }
                     }
                 }
-                // A token counts once per document: literally or through a concept, whichever gives more.
-                scan(qi) { d, tfTilde in
+                // Through an expansion: the best of factor × saturated tf.
+                expansionCredited.removeAll(keepingCapacity: true)
+                for (factor, list) in expansionLists[qi] {
+                    scan(list) { d, tfTilde in
+                        let v = factor * (tfTilde * (k1 + 1) / (tfTilde + k1))
+                        if expansionStamp[d] != stamp {
+                            expansionStamp[d] = stamp
+                            expansionBest[d] = v
+                            expansionCredited.append(Int32(d))
+                        } else if v > expansionBest[d] {
+                            expansionBest[d] = v
+                        }
+                    }
+                }
+                let expands = !expansionLists[qi].isEmpty
+                // A token counts once per document: literally, through a concept or through an
+                // expansion, whichever gives more.
+                scan(lists[qi]) { d, tfTilde in
                     var s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1)
-                    if hasConcepts {
-                        literalStamp[d] = Int32(qi)
-                        if bestStamp[d] == Int32(qi) { s = max(s, conceptWeight * idfq * bestSat[d]) }
+                    if stamped {
+                        literalStamp[d] = stamp
+                        if bestStamp[d] == stamp { s = max(s, conceptWeight * idfq * bestSat[d]) }
+                        if expands && expansionStamp[d] == stamp { s = max(s, expansionBest[d]) }
                     }
                     if !seen[d] { seen[d] = true; touched.append(Int32(d)) }
                     bm25[d] += s
                     matched[d] += idfq
                 }
-                for d32 in credited where literalStamp[Int(d32)] != Int32(qi) {
+                for d32 in credited where literalStamp[Int(d32)] != stamp {
+                    let d = Int(d32)
+                    var s = conceptWeight * idfq * bestSat[d]
+                    if expands && expansionStamp[d] == stamp { s = max(s, expansionBest[d]) }
+                    if !seen[d] { seen[d] = true; touched.append(d32) }
+                    bm25[d] += s
+                    matched[d] += idfq
+                }
+                for d32 in expansionCredited where literalStamp[Int(d32)] != stamp && bestStamp[Int(d32)] != stamp {
                     let d = Int(d32)
                     if !seen[d] { seen[d] = true; touched.append(d32) }
-                    bm25[d] += conceptWeight * idfq * bestSat[d]
+                    bm25[d] += expansionBest[d]
                     matched[d] += idfq
                 }
             }
@@ -258,17 +347,28 @@ extension SearchIndex {
 
         let queryTokens = Set(q.tokens)
         return top.map { score, d in
-            let best = bestText(doc: d, query: q, lists: lists, pairCount: pairCount)
+            let best = bestText(doc: d, query: q, lists: lists, expansionLists: expansionLists, pairCount: pairCount)
             let gt = Int(docTextStart[d]) + best
+            let via = hasExpansions ? viaExpansions(doc: d, query: q) : []
             var snippet: SearchSnippet? = nil
             if snippetLength > 0, let texts = texts(ofDocument: d), best < texts.count {
-                snippet = SearchSnippetMaker.snippet(texts[best], queryTokens: queryTokens, length: snippetLength,
+                snippet = SearchSnippetMaker.snippet(texts[best], queryTokens: queryTokens.union(via.map(\.token)), length: snippetLength,
                                                      glossary: textField[gt] == UInt8(SearchField.code.rawValue) ? .empty : glossary)
             }
             return SearchResult(id: ids[d], score: score, docIndex: d, field: SearchField(rawValue: Int(textField[gt]))!,
                                 textIndex: best, anchor: string(textAnchor[gt]), label: string(textLabel[gt]), snippet: snippet,
-                                viaGlossary: hasConcepts ? viaGlossary(doc: d, query: q) : [])
+                                viaGlossary: hasConcepts ? viaGlossary(doc: d, query: q) : [], viaExpansions: via)
         }
+    }
+
+    /// The expansions through which `d` matched literal query tokens it does not contain (in
+    /// query order, then expansion order).
+    func viaExpansions(doc d: Int, query q: PreparedQuery) -> [SearchExpansion] {
+        var out: [SearchExpansion] = []
+        for qi in 0..<q.literalCount where !q.expansions[qi].isEmpty && !hasRecord(q.ids[qi], doc: d) {
+            for e in q.expansions[qi] where hasRecord(e.id, doc: d) { out.append(e.expansion) }
+        }
+        return out
     }
 
     /// Calls `body(doc, globalText)` for every field text where token `b` directly follows token `a`
@@ -298,29 +398,37 @@ extension SearchIndex {
     }
 
     /// The text of `doc` that matches best: field weight × matched IDF × phrase factor; first wins ties.
-    private func bestText(doc d: Int, query q: PreparedQuery, lists: [PostingList?], pairCount: [Int32]) -> Int {
+    private func bestText(doc d: Int, query q: PreparedQuery, lists: [PostingList?],
+                          expansionLists: [[(factor: Double, list: PostingList?)]], pairCount: [Int32]) -> Int {
         let count = Int(docTextStart[d + 1] - docTextStart[d])
         var sums = [Double](repeating: 0, count: count)
-        /// Texts of `d` with records of query token `qi`.
-        func texts(_ qi: Int, _ body: (Int) -> Void) {
-            guard let list = lists[qi] else { return }
+        /// Texts of `d` with records in `list`.
+        func texts(_ list: PostingList?, _ body: (Int) -> Void) {
+            guard let list else { return }
             var r = SearchIndex.firstRecord(of: d, in: list)
             while r < list.count && Int(list.doc[r]) == d {
                 body(Int(list.text[r]))
                 r += 1
             }
         }
-        // A text counts a query token's idf when it contains the token, else conceptWeight × idf
-        // when it contains a concept covering it.
+        // A text counts a query token's idf when it contains the token, else the larger of
+        // conceptWeight × idf when it contains a concept covering it and an expansion's factor
+        // when it contains the expansion.
         var stamp = [Int](repeating: -1, count: count)
+        var alternative = [Double](repeating: 0, count: count)
+        var touchedTexts: [Int] = []
         for qi in 0..<q.literalCount {
-            texts(qi) { t in stamp[t] = qi; sums[t] += q.idfs[qi] }
-            let weight = parameters.conceptWeight * q.idfs[qi]
-            for qc in q.coveredBy[qi] {
-                texts(qc) { t in
-                    if stamp[t] != qi { stamp[t] = qi; sums[t] += weight }
-                }
+            texts(lists[qi]) { t in stamp[t] = qi; sums[t] += q.idfs[qi] }
+            touchedTexts.removeAll(keepingCapacity: true)
+            func offer(_ t: Int, _ v: Double) {
+                if stamp[t] == qi { return }
+                if stamp[t] != -2 - qi { stamp[t] = -2 - qi; alternative[t] = v; touchedTexts.append(t) }
+                else if v > alternative[t] { alternative[t] = v }
             }
+            let weight = parameters.conceptWeight * q.idfs[qi]
+            for qc in q.coveredBy[qi] { texts(lists[qc]) { t in offer(t, weight) } }
+            for (factor, list) in expansionLists[qi] { texts(list) { t in offer(t, factor) } }
+            for t in touchedTexts { sums[t] += alternative[t] }
         }
         var best = 0
         var bestScore = -1.0
@@ -354,6 +462,11 @@ public struct SearchExplanation: Sendable {
         public var viaConcept: Double
         /// The covering concept with that best tf, if any.
         public var concept: String?
+        /// Contribution through a prefix or typo expansion: weight × min(idf, the expansion's
+        /// idf) × the expansion's saturated tf, the best over the token's expansions.
+        public var viaExpansion: Double = 0
+        /// The expansion with that best contribution, if any.
+        public var expansion: SearchExpansion?
         /// Whether the token counts for coverage (found literally or through a concept).
         public var covered: Bool
         /// Term frequency of the token per field name.
@@ -406,11 +519,17 @@ extension SearchIndex {
                 if sat > best { best = sat; concept = SearchGlossary.conceptID(ofToken: q.tokens[qc]) }
             }
             let via = best >= 0 ? parameters.conceptWeight * idfq * best : 0
-            bm25 += max(literal, via)
-            let covered = has || best >= 0
+            var viaExpansion = -1.0, expansion: SearchExpansion? = nil
+            for e in q.expansions[qi] where hasRecord(e.id, doc: d) {
+                let (te, _) = tfTilde(e.id)
+                let v = e.factor * (te * (k1 + 1) / (te + k1))
+                if v > viaExpansion { viaExpansion = v; expansion = e.expansion }
+            }
+            bm25 += max(literal, via, viaExpansion)
+            let covered = has || best >= 0 || expansion != nil
             if covered { matched += idfq }
             terms.append(.init(token: q.tokens[qi], idf: idfq, literal: literal, viaConcept: via, concept: concept,
-                               covered: covered, fields: fields))
+                               viaExpansion: max(0, viaExpansion), expansion: expansion, covered: covered, fields: fields))
         }
         let results = search(query: query, limit: ids.count, snippetLength: 0)
         let coverage = q.sumIdf > 0 ? matched / q.sumIdf : 0

@@ -23,13 +23,16 @@ public struct SearchWebExport: Sendable {
     public var docs: [Data]
     /// `search-filters.json`: language, tags and status of every document (loaded only to filter).
     public var filters: Data
+    /// `search-vocab-<i>.json`: the words listed for prefix and typo expansions, by head key
+    /// (`WebVocabularyFile`); `SearchExpansionRules.vocabularyFileCount(shardCount:)` files.
+    public var vocabularies: [Data] = []
     /// What `SearchWebPatch` needs besides the files to patch this export after one document
     /// changed (the caller keeps it with the files, e.g. in the build manifest).
     public var patchState: SearchWebPatch.State? = nil
 
-    /// Version of the web format (5: postings in 90-character varints with one head per
-    /// record; document files without repeated titles and empty anchors and labels).
-    public static let formatVersion = 5
+    /// Version of the web format (6: vocabulary files for prefix and typo expansions, and the
+    /// expansion rules in the metadata).
+    public static let formatVersion = 6
     /// The function the script files call.
     public static let callback = "__kbSearchData"
     /// Tokens with more records than this get a postings file of their own (`tokenFiles`).
@@ -366,9 +369,22 @@ extension SearchWebExport {
                             documentCount: n, tokenCount: v, shardCount: shardCount, framing: framing)
         let filters = filtersFile(documentCount: n, framing: framing) { filterBuffer[$0] }
 
+        // Vocabulary files: the listed words by head key, with their document frequencies.
+        let vocabularyCount = SearchExpansionRules.vocabularyFileCount(shardCount: shardCount)
+        var vocabularyFiles = [WebVocabularyFile](repeating: WebVocabularyFile(), count: vocabularyCount)
+        tokens.bytes.withUnsafeBufferPointer { bytes in
+            for t in 0..<v where WebVocabularyFile.mayBeListed(UnsafeBufferPointer(rebasing: bytes[tokens.start(t)..<Int(tokens.ends[t])])) {
+                let token = tokens.string(t)
+                if let place = WebVocabularyFile.place(of: token, fileCount: vocabularyCount) {
+                    vocabularyFiles[place.file].words[token] = Int(df[t])
+                }
+            }
+        }
+
         var export = SearchWebExport(meta: meta, shards: files.isEmpty ? [] : Array(files[0..<shardCount]),
                                      tokenFiles: files.isEmpty ? [] : Array(files[shardCount...]),
-                                     docs: documentSink == nil ? Array(docBuffer) : [], filters: filters)
+                                     docs: documentSink == nil ? Array(docBuffer) : [], filters: filters,
+                                     vocabularies: vocabularyFiles.enumerated().map { $1.write(number: $0, framing: framing) })
         export.patchState = SearchWebPatch.State(documentCount: n, tokenCount: v, shardCount: shardCount,
                                                  tokenFileCount: ownFileTokens.count, ownFileRecords: ownFileRecords,
                                                  inlineBytes: inlineBytes,
@@ -396,6 +412,17 @@ extension SearchWebExport {
         m.raw(",\"idfUnknown\":"); m.double(idfUnknown)
         m.raw(",\"tokenCount\":"); m.int(v)
         m.raw(",\"shardCount\":"); m.int(shardCount)
+        m.raw(",\"expansion\":{\"vocabularyFiles\":"); m.int(SearchExpansionRules.vocabularyFileCount(shardCount: shardCount))
+        m.raw(",\"headLength\":"); m.int(SearchExpansionRules.headLength)
+        m.raw(",\"vocabularyMinLength\":"); m.int(SearchExpansionRules.vocabularyMinLength)
+        m.raw(",\"prefixMinLength\":"); m.int(SearchExpansionRules.prefixMinLength)
+        m.raw(",\"prefixLimit\":"); m.int(SearchExpansionRules.prefixLimit)
+        m.raw(",\"prefixWeight\":"); m.double(SearchExpansionRules.prefixWeight)
+        m.raw(",\"typoMinLength\":"); m.int(SearchExpansionRules.typoMinLength)
+        m.raw(",\"typoMaxDf\":"); m.int(SearchExpansionRules.typoMaxDocumentFrequency)
+        m.raw(",\"typoLimit\":"); m.int(SearchExpansionRules.typoLimit)
+        m.raw(",\"typoWeight\":"); m.double(SearchExpansionRules.typoWeight)
+        m.raw("}")
         m.raw(",\"glossary\":[")
         for (i, c) in glossary.concepts.enumerated() {
             if i > 0 { m.raw(",") }

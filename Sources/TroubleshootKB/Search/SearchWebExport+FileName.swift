@@ -8,6 +8,7 @@ extension SearchWebExport {
         case token(Int)
         case doc(Int)
         case filters
+        case vocabulary(Int)
 
         /// The kind as the script files name it (`__kbSearchData(kind, n, …)`).
         var kind: StaticString {
@@ -17,6 +18,7 @@ extension SearchWebExport {
             case .token: "token"
             case .doc: "doc"
             case .filters: "filters"
+            case .vocabulary: "vocab"
             }
         }
 
@@ -24,7 +26,7 @@ extension SearchWebExport {
         var number: Int {
             switch self {
             case .meta, .filters: 0
-            case .shard(let k), .token(let k), .doc(let k): k
+            case .shard(let k), .token(let k), .doc(let k), .vocabulary(let k): k
             }
         }
 
@@ -37,6 +39,7 @@ extension SearchWebExport {
             case .token(let k): "token-\(k)"
             case .doc(let k): "doc-\(k)"
             case .filters: "filters"
+            case .vocabulary(let k): "vocab-\(k)"
             }
             return framing == .script ? base + ".js" : "search-" + base + ".json"
         }
@@ -54,6 +57,7 @@ extension SearchWebExport {
         for (i, data) in shards.enumerated() { files[.shard(i)] = data }
         for (k, data) in tokenFiles.enumerated() { files[.token(k)] = data }
         for (d, data) in docs.enumerated() { files[.doc(d)] = data }
+        for (i, data) in vocabularies.enumerated() { files[.vocabulary(i)] = data }
         return files
     }
 }

@@ -234,6 +234,25 @@ struct WebExportPatcher {
             try put(.token(k), WebShardFile.write(.token(k), framing: framing, entries: [entry[...]]))
         }
 
+        // Vocabulary files: listed words whose document frequency changes.
+        let vocabularyCount = SearchExpansionRules.vocabularyFileCount(shardCount: shardCount)
+        var vocabularyChanges: [Int: [(String, Int)]] = [:]
+        for c in changes where c.oldDf != c.newDf {
+            guard let place = WebVocabularyFile.place(of: c.token, fileCount: vocabularyCount) else { continue }
+            vocabularyChanges[place.file, default: []].append((c.token, c.newDf))
+        }
+        for v in vocabularyChanges.keys.sorted() {
+            let old = try bytes(.vocabulary(v))
+            guard var file = WebVocabularyFile(old, number: v, framing: framing),
+                  file.write(number: v, framing: framing) == Data(old) else {
+                throw Fallback("\(FileName.vocabulary(v).name(framing)) does not read back losslessly")
+            }
+            for (token, df) in vocabularyChanges[v]! {
+                if df == 0 { file.words[token] = nil } else { file.words[token] = df }
+            }
+            try put(.vocabulary(v), [UInt8](file.write(number: v, framing: framing)))
+        }
+
         // Metadata, filters and the document's file.
         for f in totals.indices { totals[f] += after.fieldLengths[f] - before.fieldLengths[f] }
         let newMeta = SearchWebExport.metaFile(parameters: parameters, glossary: glossary,

@@ -43,10 +43,19 @@ struct IndexPageRenderer {
         html.text(settings.title)
         html.raw("</h1>\n<form class=\"search\" role=\"search\"")
         html.attribute("action", SitePaths.home)
-        html.raw(" method=\"get\">\n<label for=\"search\">Search symptoms, error messages and APIs</label>\n")
+        html.raw(" method=\"get\">\n<label for=\"search\">")
+        html.text(layout.strings.search.label)
+        html.raw("</label>\n")
         html.raw("<div class=\"search-row\"><input id=\"search\" name=\"q\" type=\"search\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"症状 · 증상 · 症状 · symptom\"></div>\n</form>\n")
         // The count is announced (role=status); the list itself is not re-read on every keystroke.
-        html.raw("<p id=\"search-status\" class=\"visually-hidden\" role=\"status\"></p>\n<ol id=\"results\" class=\"results\"></ol>\n")
+        // search.js reads its words from the list (the page's language).
+        let words = layout.strings.search
+        html.raw("<p id=\"search-status\" class=\"visually-hidden\" role=\"status\"></p>\n<ol id=\"results\" class=\"results\"")
+        html.attribute("data-one-result", words.oneResult)
+        html.attribute("data-results", words.results)
+        html.attribute("data-no-results", words.noResults)
+        html.attribute("data-unavailable", words.unavailable)
+        html.raw("></ol>\n")
         let symptomCount = index.symptoms.reduce(0) { $0 + $1.links.count }
         html.raw("<p class=\"stats\">")
         html.number(index.entries.count)

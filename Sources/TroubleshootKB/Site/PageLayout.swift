@@ -66,6 +66,9 @@ struct PageLayout {
         html.attribute("title", settings.title)
         html.link(root, SitePaths.feed)
         html.raw(">\n")
+        // Every page but the home page has the header's search box; app.js gives it the "/" key.
+        let headerSearch = path != SitePaths.home
+        let scripts = headerSearch && !scripts.contains(SitePaths.script) ? [SitePaths.script] + scripts : scripts
         for script in scripts {
             html.raw("<script src=\"")
             html.raw(root)
@@ -95,7 +98,25 @@ struct PageLayout {
         html.link(root, SitePaths.feed)
         html.raw(">")
         html.text(strings.feed)
-        html.raw("</a></li></ul></nav></header>\n<main id=\"main\" tabindex=\"-1\">\n")
+        html.raw("</a></li></ul></nav>")
+        if headerSearch { searchForm(&html) }
+        html.raw("</header>\n<main id=\"main\" tabindex=\"-1\">\n")
+    }
+
+    /// The header's search box: a plain GET form to the home page, whose search runs `?q=` on
+    /// load (from `file://` too); its label is read by screen readers only.
+    func searchForm(_ html: inout HTMLBuffer) {
+        html.raw("\n<form class=\"header-search\" role=\"search\" method=\"get\"")
+        html.raw(" action=\"")
+        html.raw(root)
+        html.raw(SitePaths.home)
+        html.raw("\"><label class=\"visually-hidden\" for=\"header-search\">")
+        html.text(strings.search.label)
+        html.raw("</label><input id=\"header-search\" name=\"q\" type=\"search\" autocomplete=\"off\" spellcheck=\"false\" enterkeyhint=\"search\"")
+        html.attribute("placeholder", strings.search.button)
+        html.raw("><button type=\"submit\">")
+        html.text(strings.search.button)
+        html.raw("</button></form>")
     }
 
     /// Closes `<main>` and writes the footer.

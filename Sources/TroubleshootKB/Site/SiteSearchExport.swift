@@ -14,6 +14,8 @@ import Foundation
 ///   (field, text, label, anchor) of document d, loaded for shown results only
 /// - `search/filters.js`: `__kbSearchData("filters", 0, {…});` language, status and tags of
 ///   every document, loaded only to filter
+/// - `search/vocab-<i>.js`: `__kbSearchData("vocab", i, {…});` the words listed for prefix and
+///   typo expansions whose head key falls in file i, loaded for a query word that may expand
 struct SiteSearchExport {
     static let folder = "search"
 
@@ -108,6 +110,7 @@ struct SiteSearchExport {
         try writer.prepareFolders(for: [Self.folder + "/meta.js"])
         try writer.write(Self.folder + "/meta.js", export.meta)
         try writer.write(Self.folder + "/filters.js", export.filters)
+        for (i, data) in export.vocabularies.enumerated() { try writer.write(Self.folder + "/vocab-\(i).js", data) }
         // Created by one thread (see SiteWriter.Queue).
         let files = SiteWriter.Queue(writer, label: "search")
         var position = 0

@@ -173,7 +173,13 @@ import Testing
                 w.raw(", \"anchor\": "); if let a = r.anchor { w.string(a) } else { w.raw("null") }
                 w.raw(", \"label\": "); if let l = r.label { w.string(l) } else { w.raw("null") }
                 w.raw(", \"viaGlossary\": [\(r.viaGlossary.map { "\"\($0)\"" }.joined(separator: ","))]")
-                w.raw("}")
+                w.raw(", \"viaExpansions\": [")
+                for (k, e) in r.viaExpansions.enumerated() {
+                    if k > 0 { w.raw(", ") }
+                    w.raw("{\"query\": "); w.string(e.query); w.raw(", \"token\": "); w.string(e.token)
+                    w.raw(", \"kind\": "); w.string(e.kind.rawValue); w.raw("}")
+                }
+                w.raw("]}")
             }
             w.raw("]}")
             w.raw(i + 1 < queries.count ? ",\n" : "\n")
@@ -189,6 +195,7 @@ import Testing
         for (i, s) in export.shards.enumerated() { files.append(("web/search-shard-\(i).json", s)) }
         for (d, doc) in export.docs.enumerated() { files.append(("web/search-doc-\(d).json", doc)) }
         files.append(("web/search-filters.json", export.filters))
+        for (i, v) in export.vocabularies.enumerated() { files.append(("web/search-vocab-\(i).json", v)) }
         files.append(("expected-results.json", expectedResults(index)))
         return files
     }
@@ -220,6 +227,7 @@ import Testing
         for (k, t) in export.tokenFiles.enumerated() { files.append(("entries/web/search-token-\(k).json", t)) }
         for (d, doc) in export.docs.enumerated() { files.append(("entries/web/search-doc-\(d).json", doc)) }
         files.append(("entries/web/search-filters.json", export.filters))
+        for (i, v) in export.vocabularies.enumerated() { files.append(("entries/web/search-vocab-\(i).json", v)) }
         let queries = (dev + SearchEvaluationTests.extraQueries()).map { ($0.text, SearchFilters.none, Optional($0.expected), Optional($0.segment)) }
         files.append(("entries/expected-results.json", expectedResults(index, queries)))
         return files

@@ -130,5 +130,17 @@ enum SearchTestCorpus {
         ("앱 크래시", .none),
         ("ナビゲーションバー 透過", SearchFilters(langs: ["ko"])),
         ("navigation bars transparent", .none),
+        // Completions of the word being typed, and corrections of one-edit typos.
+        ("toolbarcolor", .none),
+        ("scrolledgeappear", .none),
+        ("scrolledge", .none),
+        ("configur", .none),
+        ("timeoutinterval", .none),
+        ("toolbarcolor ", .none),
+        ("UINavigationBar appearence", .none),
+        ("apperance", .none),
+        ("migraton crash", .none),
+        ("scrollEdgeApperance 투명", .none),
+        ("keyboard navigation", .none),
     ]
 }
