@@ -22,7 +22,7 @@ struct CheckWords: Sendable {
     let noRecord: String
     /// Before the model rules a scenario exercised.
     let rules: String
-    /// "Checked against the <a>navigation-bar model</a> (rules NB-1, NB-3), not on a device.":
+    /// "Checked against the <a>navigation-bar model</a> (rules NB-1, NB-3), not a device.":
     /// the text before the link, the link's text, the text before the rules, the text after them.
     let modelNote: (before: String, link: String, beforeRules: String, after: String)
 
@@ -30,7 +30,7 @@ struct CheckWords: Sendable {
         failureConfirmed: "failure confirmed", works: "works", asRecorded: "as recorded", stale: "no longer as recorded",
         checkError: "check error", notChecked: "not checked",
         recordColumn: "Record", resultColumn: "Result", detailsColumn: "Details", noRecord: "no linked record", rules: "Rules",
-        modelNote: ("Checked against the ", "navigation-bar model", " (rules ", "), not on a device."))
+        modelNote: ("Checked against the ", "navigation-bar model", " (rules ", "), not a device."))
     static let rows: [(prefix: String, words: CheckWords)] = [
         ("zh-Hant", CheckWords(
             failureConfirmed: "失敗已重現", works: "有效", asRecorded: "與記錄一致", stale: "與記錄不符", checkError: "檢查出錯", notChecked: "未檢查",
