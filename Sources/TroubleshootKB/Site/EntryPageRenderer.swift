@@ -20,13 +20,14 @@ struct EntryPageRenderer {
         layout.open(&html, title: item.title, description: item.entry.metadata.summary, bodyClass: "page-entry")
         Fragments.breadcrumbs(item, root: layout.root, strings: strings, words: words, into: &html)
         // The contents beside the entry (wide screens) come first, so they come first to the
-        // keyboard too; the folded contents (narrow screens) follow the entry's header.
+        // keyboard too; the folded contents (narrow screens) follow the entry's facts.
         let toc = EntryTableOfContents(item, strings: strings)
         html.raw("<div class=\"entry-layout\">\n")
         toc.render(strings: strings, form: .side, into: &html)
         html.raw("<article class=\"entry\">\n")
-        header(item, layout: layout, strings: strings, words: words, into: &html)
-        toc.render(strings: strings, form: .fold, into: &html)
+        header(item, layout: layout, strings: strings, words: words, into: &html) { html in
+            toc.render(strings: strings, form: .fold, into: &html)
+        }
         if item.entry.problem != nil {
             section(item.entry.problem!.headingBlock, item.entry.problem!.blocks, id: "problem", fallbackHeading: strings.problem, words: words, into: &html)
         }
@@ -62,12 +63,14 @@ struct EntryPageRenderer {
 
     // MARK: Header
 
-    func header(_ item: SiteEntry, layout: PageLayout, strings: SiteStrings, words: PageWords, into html: inout HTMLBuffer) {
-        header(item, meta: item.entry.metadata, layout: layout, strings: strings, words: words, into: &html)
+    /// The title, summary, facts (then `afterFacts`), symptoms and APIs.
+    func header(_ item: SiteEntry, layout: PageLayout, strings: SiteStrings, words: PageWords, into html: inout HTMLBuffer,
+                afterFacts: (inout HTMLBuffer) -> Void = { _ in }) {
+        header(item, meta: item.entry.metadata, layout: layout, strings: strings, words: words, into: &html, afterFacts: afterFacts)
     }
 
     func header(_ item: SiteEntry, meta: borrowing EntryMetadata, layout: PageLayout, strings: SiteStrings, words: PageWords,
-                into html: inout HTMLBuffer) {
+                into html: inout HTMLBuffer, afterFacts: (inout HTMLBuffer) -> Void) {
         html.raw("<header class=\"entry-header\">\n<h1>")
         html.text(item.title)
         html.raw("</h1>\n")
@@ -118,6 +121,7 @@ struct EntryPageRenderer {
             html.raw("</ul></dd></div>\n")
         }
         html.raw("</dl>\n")
+        afterFacts(&html)
         if !meta.symptoms.isEmpty {
             html.raw("<section id=\"symptoms\" class=\"symptoms\" aria-labelledby=\"symptoms-heading\">\n<h2 id=\"symptoms-heading\">")
             html.text(strings.symptoms)

@@ -77,7 +77,7 @@ extension SiteBuildTests {
         ---
         \(c.body)
         """
-        TestSupport.write(entry, to: dir + "/entries/nav/entry.md")
+        TestSupport.write(entry, to: dir + "/entries/nav-\(c.lang.lowercased())/entry.md")
         TestSupport.write("""
         {"entries": [{"id": "nav-\(c.lang.lowercased())", "verdict": "reproduces", "checkedAt": "2026-12-02T05:33:21Z",
           "attempts": [{"anchor": "attempt-1", "verdict": "reproduces"}, {"anchor": "attempt-2", "verdict": "reproduces", "rules": ["NB-1"]},
