@@ -68,6 +68,7 @@ struct IndexPageRenderer {
         html.raw(symptomCount == 1 ? " symptom</a></p>\n" : " symptoms</a></p>\n")
 
         html.raw("<section id=\"by-language\" aria-labelledby=\"by-language-heading\">\n<h2 id=\"by-language-heading\">By language</h2>\n")
+        Self.legend(into: &html)
         for group in settings.ordered(index.languages, language: \.name) {
             let name = Self.languageNames[group.name] ?? group.name
             html.raw("<section class=\"group\"")
@@ -167,6 +168,7 @@ struct IndexPageRenderer {
             html.number(pages)
             html.raw("</p>\n")
         }
+        Self.legend(into: &html)
         html.raw("<ul class=\"entry-list\">\n")
         for position in group.entries(page: page) { items.write(position, root: layout.root, into: &html) }
         html.raw("</ul>\n")
@@ -199,6 +201,25 @@ struct IndexPageRenderer {
             html.raw("</a></li>")
         }
         html.raw("</ol></nav>\n")
+    }
+
+    /// What the attempt marks of the lists (✗ △ ✓ ⊘) stand for, in the list page's language.
+    /// Each line's marks also carry their words in the entry's language (`aria-label`, `title`).
+    static func legend(into html: inout HTMLBuffer) {
+        let strings = SiteStrings.english
+        html.raw("<p class=\"legend\"><span class=\"legend-label\">")
+        html.text(PageWords.english.legend)
+        html.raw("</span>")
+        for outcome in [Outcome.failed, .partial, .worked, .rejected] {
+            html.raw(" <span class=\"legend-item\"><span class=\"outcome-")
+            html.raw(outcome.rawValue)
+            html.raw("\" aria-hidden=\"true\">")
+            html.raw(outcome.symbol)
+            html.raw("</span> ")
+            html.text(strings.outcome(outcome))
+            html.raw("</span>")
+        }
+        html.raw("</p>\n")
     }
 
     // MARK: Symptoms
@@ -387,8 +408,11 @@ struct EntryListItems: Sendable {
         html.raw(lines[position])
     }
 
+    /// The line speaks the entry's language: its status, check result and attempts are in the
+    /// words of its own page (`lang` on each, as on the title), whatever the list page's language.
     static func line(_ item: SiteListing, check: SiteCheckReport.EntryResult?) -> [UInt8] {
-        let strings = SiteStrings.english
+        let strings = SiteStrings.forLanguage(item.lang)
+        let words = PageWords.forLanguage(item.lang)
         var html = HTMLBuffer(capacity: 512)
         html.text(item.path)
         html.raw("\"")
@@ -396,15 +420,18 @@ struct EntryListItems: Sendable {
         html.raw(">")
         html.text(item.title)
         html.raw("</a> ")
-        Fragments.statusBadge(item.status, strings: strings, into: &html)
+        Fragments.statusBadge(item.status, strings: strings, lang: item.lang, into: &html)
         if let check {
             html.raw(" ")
-            Fragments.checkBadge(check.verdict, title: check.checkedAt, into: &html)
+            Fragments.checkBadge(check.verdict, recordedFailure: nil, words: CheckWords.forLanguage(item.lang),
+                                 title: EntryPageRenderer.checkedTitle(check, strings: strings, words: words, lang: item.lang), lang: item.lang,
+                                 into: &html)
         }
         let attempts = item.attempts
         if !attempts.isEmpty {
             // Runs of attempts with the same outcome share one span and one phrase of the label
-            // ("Attempts: 1–5 failed, 6 worked"): lists of thousands of entries stay small.
+            // ("Attempts: 1–5 failed, 6 worked"): lists of thousands of entries stay small. The
+            // label is also the title, so the marks say what they are to the eye too.
             var runs: [(first: Int, last: Int)] = []
             for k in attempts.indices {
                 if let last = runs.last, attempts[last.first].outcome == attempts[k].outcome {
@@ -413,18 +440,18 @@ struct EntryListItems: Sendable {
                     runs.append((k, k))
                 }
             }
-            html.raw(" <span class=\"glance\" role=\"img\" aria-label=\"Attempts: ")
+            var label = strings.attempts + words.colon
             for (n, run) in runs.enumerated() {
-                if n > 0 { html.raw(", ") }
-                html.text(attempts[run.first].number)
-                if run.last > run.first {
-                    html.raw("–")
-                    html.text(attempts[run.last].number)
-                }
-                html.raw(" ")
-                html.text(strings.outcome(attempts[run.first].outcome))
+                if n > 0 { label += words.listSeparator }
+                label += attempts[run.first].number
+                if run.last > run.first { label += "–" + attempts[run.last].number }
+                label += " " + strings.outcome(attempts[run.first].outcome)
             }
-            html.raw("\">")
+            html.raw(" <span class=\"glance\" role=\"img\"")
+            html.attribute("lang", item.lang)
+            html.attribute("aria-label", label)
+            html.attribute("title", label)
+            html.raw(">")
             for run in runs {
                 let outcome = attempts[run.first].outcome
                 html.raw("<span class=\"outcome-")

@@ -205,23 +205,15 @@ enum Fragments {
         }
     }
 
-    /// A status badge: mark (from the style sheet) and word, so it does not rely on colour.
-    static func statusBadge(_ status: EntryMetadata.Status?, strings: SiteStrings, into html: inout HTMLBuffer) {
+    /// A status badge: mark (from the style sheet) and word, so it does not rely on colour;
+    /// `lang` when the word's language is not the page's.
+    static func statusBadge(_ status: EntryMetadata.Status?, strings: SiteStrings, lang: String? = nil, into html: inout HTMLBuffer) {
         html.raw("<span class=\"badge ")
         html.raw(statusClass(status))
-        html.raw("\">")
-        html.text(strings.status(status))
-        html.raw("</span>")
-    }
-
-    /// A check verdict badge: mark (from the style sheet) and the verdict.
-    static func checkBadge(_ verdict: String, title: String? = nil, into html: inout HTMLBuffer) {
-        html.raw("<span class=\"badge check-")
-        html.raw(SiteCheckReport.verdictClass(verdict))
         html.raw("\"")
-        if let title { html.attribute("title", title) }
+        if let lang { html.attribute("lang", lang) }
         html.raw(">")
-        html.text(verdict)
+        html.text(strings.status(status))
         html.raw("</span>")
     }
 }

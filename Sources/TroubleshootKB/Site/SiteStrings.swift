@@ -1,6 +1,8 @@
 /// The site's own words (headings, labels, outcome names), in the language of the page.
 /// Entry pages speak the entry's language; the home, tag and symptom pages speak English
-/// and mark every entry title with its own `lang`. A class: pages share the five sets.
+/// and mark every entry title with its own `lang`, and an entry's line in the lists gives its
+/// status and attempts in the entry's own words (`EntryListItems.line`), so an entry has one
+/// status word wherever it is shown. A class: pages share the five sets.
 final class SiteStrings: Sendable {
     let skipToContent: String
     let home: String

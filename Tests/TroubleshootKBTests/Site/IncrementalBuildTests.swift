@@ -46,6 +46,9 @@ import Testing
             let file = entry(entries, "cmark-cjk-softbreak-space")
             try replace(file, "status: resolved", "status: open")
         },
+        Edit(description: "language (the lists' status word and attempt marks follow it)", incremental: true) { entries in
+            try replace(entry(entries, "csv-utf8-bom-first-column"), "lang: zh-Hans", "lang: zh-Hant")
+        },
         Edit(description: "symptoms", incremental: true) { entries in
             let file = entry(entries, "git-quotepath-chinese-filenames")
             let text = try String(contentsOfFile: file, encoding: .utf8)
