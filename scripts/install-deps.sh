@@ -19,6 +19,31 @@ case "$profile" in
 esac
 if [[ "$profile" != kb ]] && ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
 
+# axe-core for the accessibility test (Tests/js/axe.test.mjs): the axe.min.js that PyPI's
+# axe-playwright-python wheel carries, taken out of the wheel into .build/axe/ (no npm here).
+# Quick when it is there already.
+install_axe() {
+  local root folder
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  folder="$root/.build/axe"
+  [[ -s "$folder/axe.min.js" ]] && return 0
+  mkdir -p "$folder"
+  if ! python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$folder" axe-playwright-python >"$folder/pip.log" 2>&1; then
+    echo "warning: could not download axe-playwright-python from PyPI (see $folder/pip.log); the axe test will fail" >&2
+    return 0
+  fi
+  python3 - "$folder" <<'PY'
+import glob, sys, zipfile
+folder = sys.argv[1]
+wheel = sorted(glob.glob(folder + "/axe_playwright_python-*.whl"))[-1]
+with zipfile.ZipFile(wheel) as archive:
+    name = next(n for n in archive.namelist() if n.endswith("/axe.min.js"))
+    with open(folder + "/axe.min.js", "wb") as out:
+        out.write(archive.read(name))
+PY
+}
+[[ "$profile" == test ]] && install_axe
+
 missing=()
 for package in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)

@@ -9,11 +9,14 @@ struct IndexPageRenderer {
     let base: BaseURL
     let items: EntryListItems
     let settings: SiteSettings
+    /// The theme's stylesheet, inlined into 404.html (empty: the page links it instead).
+    let stylesheet: String
 
-    init(index: SiteIndex, base: BaseURL, items: EntryListItems? = nil, settings: SiteSettings = .init()) {
+    init(index: SiteIndex, base: BaseURL, items: EntryListItems? = nil, settings: SiteSettings = .init(), stylesheet: String = "") {
         self.index = index
         self.base = base
         self.settings = settings
+        self.stylesheet = stylesheet
         self.items = items ?? EntryListItems(index: index)
     }
 
@@ -368,16 +371,20 @@ struct IndexPageRenderer {
 
     /// The not-found page. Hosts serve it for any missing path at any depth, where relative
     /// links cannot work; with an explicit `--base-url` a `<base>` element makes them resolve
-    /// from the site root. Opened from disk it sits at the root and the links work as they are.
+    /// from the site root, without one a script finds the root (`NotFoundPage`). The stylesheet
+    /// is inlined. Opened from disk it sits at the root and the links work as they are.
     func notFound(into html: inout HTMLBuffer) {
         let layout = layout(SitePaths.notFound)
         let baseElement = base.isExplicit ? "<base \(HTML.href(base.value))>\n" : ""
-        layout.open(&html, title: "Page not found", description: "", bodyClass: "page-404", canonical: false, headExtra: baseElement)
+        let style = stylesheet.isEmpty ? nil : NotFoundPage.styleElement(stylesheet)
+        layout.open(&html, title: "Page not found", description: "", bodyClass: "page-404", canonical: false, headExtra: baseElement,
+                    inlineStyle: style)
         html.raw("<h1>Page not found</h1>\n<p>This page does not exist (any more). Try the <a")
         html.link(layout.root, SitePaths.home)
         html.raw(">home page and its search</a> or the <a")
         html.link(layout.root, SitePaths.symptoms)
         html.raw(">symptom index</a>.</p>\n")
+        if !base.isExplicit { html.raw(NotFoundPage.rootFinder + "\n") }
         layout.close(&html)
     }
 }

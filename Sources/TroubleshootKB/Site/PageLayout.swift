@@ -34,9 +34,10 @@ struct PageLayout {
     /// `headExtra` goes right after the charset (a `<base>` must precede every URL in the head);
     /// `scripts` are site paths of the page's scripts (the home page's search, the entry pages'
     /// copy buttons). `copyWords`: the body carries the copy button's words in the page's
-    /// language (`data-copy`, `data-copied`) for assets/app.js.
+    /// language (`data-copy`, `data-copied`) for assets/app.js. `inlineStyle` (a `<style>`
+    /// element) takes the place of the stylesheet link (404.html).
     func open(_ html: inout HTMLBuffer, title: String, siteTitle: Bool = true, description: String, bodyClass: StaticString,
-              canonical: Bool = true, headExtra: String = "", scripts: [String] = [], copyWords: Bool = false) {
+              canonical: Bool = true, headExtra: String = "", scripts: [String] = [], copyWords: Bool = false, inlineStyle: String? = nil) {
         html.raw("<!DOCTYPE html>\n<html")
         html.attribute("lang", lang)
         html.raw(">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -58,9 +59,14 @@ struct PageLayout {
             html.href(base.url(path))
             html.raw(">\n")
         }
-        html.raw("<link rel=\"stylesheet\"")
-        html.link(root, SitePaths.stylesheet)
-        html.raw(">\n<link rel=\"icon\" type=\"image/svg+xml\"")
+        if let inlineStyle {
+            html.raw(inlineStyle)
+            html.raw("\n<link rel=\"icon\" type=\"image/svg+xml\"")
+        } else {
+            html.raw("<link rel=\"stylesheet\"")
+            html.link(root, SitePaths.stylesheet)
+            html.raw(">\n<link rel=\"icon\" type=\"image/svg+xml\"")
+        }
         html.link(root, SitePaths.favicon)
         html.raw(">\n<link rel=\"alternate\" type=\"application/atom+xml\"")
         html.attribute("title", settings.title)

@@ -606,7 +606,9 @@ public struct SiteBuilder: Sendable {
                 done: @escaping @Sendable (String, SiteWriter.Pages.Buffer, Int) -> Void) {
         let settings = options.settings
         let entryRenderer = EntryPageRenderer(index: index, base: base, settings: settings)
-        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index, positions: listed), settings: settings)
+        let makesNotFound = pages.contains { if case .notFound = $0 { return true } else { return false } }
+        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index, positions: listed), settings: settings,
+                                             stylesheet: makesNotFound ? themeStylesheet() : "")
         let feedRenderer = FeedRenderer(index: index, base: base, settings: settings)
         let count = pages.count
         let next = Counter(), rendered = Counter()
@@ -632,6 +634,17 @@ public struct SiteBuilder: Sendable {
                 progress(.render, rendered.increment(), count)
             }
         }
+    }
+
+    /// The theme's stylesheet as text: the theme folder's `assets/style.css` in place of the
+    /// built-in one (404.html inlines it). A theme file that cannot be read fails the build
+    /// when the assets are written; here the built-in one stands in.
+    func themeStylesheet() -> String {
+        if let folder = options.assetsDirectory,
+           let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(SitePaths.stylesheet)) {
+            return String(decoding: data, as: UTF8.self)
+        }
+        return String(decoding: BuiltInTheme.files[SitePaths.stylesheet] ?? [], as: UTF8.self)
     }
 
     // MARK: write
