@@ -26,6 +26,7 @@ struct RankingEvaluation {
         let count: Int
         let mrr: Double
         let recallAt1: Double
+        let recallAt3: Double
         let misses: [Outcome]
 
         init(_ outcomes: [Outcome]) {
@@ -33,6 +34,7 @@ struct RankingEvaluation {
             let n = Double(max(outcomes.count, 1))
             mrr = outcomes.map(\.reciprocalRank).reduce(0, +) / n
             recallAt1 = Double(outcomes.filter(\.isFirst).count) / n
+            recallAt3 = Double(outcomes.filter { ($0.rank ?? .max) <= 3 }.count) / n
             misses = outcomes.filter { !$0.isFirst }
         }
     }
