@@ -41,23 +41,11 @@ import Testing
 
     /// Per segment: (queries, MRR, recall@1, recall@3, misses).
     static func evaluate(_ index: SearchIndex, _ queries: [Query]) -> Report {
+        let evaluation = RankingEvaluation(index: index, queries: queries)
         var result: Report = [:]
-        for segment in Set(queries.map(\.segment)) {
-            let rows = queries.filter { $0.segment == segment }
-            var mrr = 0.0, r1 = 0.0, r3 = 0.0
-            var misses: [String] = []
-            for query in rows {
-                let ids = index.search(query: query.text, limit: 10).map(\.id)
-                if let rank = ids.firstIndex(of: query.expected) {
-                    mrr += 1 / Double(rank + 1)
-                    if rank == 0 { r1 += 1 } else { misses.append("\(query.text) → #\(rank + 1)") }
-                    if rank < 3 { r3 += 1 }
-                } else {
-                    misses.append("\(query.text) → not found")
-                }
-            }
-            let n = Double(rows.count)
-            result[segment] = (rows.count, mrr / n, r1 / n, r3 / n, misses)
+        for segment in evaluation.segments {
+            let score = evaluation.score(segment: segment)
+            result[segment] = (score.count, score.mrr, score.recallAt1, score.recallAt3, score.misses.map(\.missDescription))
         }
         return result
     }
@@ -69,6 +57,8 @@ import Testing
                         + (r.misses.isEmpty ? "" : "  misses: " + r.misses.joined(separator: "; ")))
         }
     }
+
+    static let hasDevelopmentQueries = TestSupport.hasSharedData
 
     @Test(.enabled(if: TestSupport.hasSharedData, TestSupport.sharedDataMissing))
     func developmentQueries() throws {
