@@ -11,19 +11,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from './chromium.mjs';
+import { browserTestsMissing, chromium, repo, site } from './chromium.mjs';
 
 const run = promisify(execFile);
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
 const kb = process.env.KB_BINARY || path.join(repo, '.build/debug/kb');
 // The shared development data: KB_SHARED_DIR, ../shared beside the checkout, or /work/shared.
 const queriesFile = [process.env.KB_SHARED_DIR, path.join(repo, '../shared'), '/work/shared']
   .filter(Boolean).map((d) => path.join(d, 'queries/dev.tsv')).find((f) => existsSync(f)) || path.join(repo, '../shared/queries/dev.tsv');
 
 const missing = [
-  !chromium && 'Chromium is not installed (apt-get install chromium)',
-  !existsSync(path.join(site, 'index.html')) && `no built site at ${site}`,
+  ...browserTestsMissing(),
   !existsSync(kb) && `no kb binary at ${kb}`,
   !existsSync(queriesFile) && `no development queries at ${queriesFile}`,
 ].filter(Boolean);

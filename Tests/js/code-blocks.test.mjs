@@ -13,13 +13,10 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from './chromium.mjs';
+import { browserTestsMissing, chromium, repo, site } from './chromium.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
 const missing = [
-  !chromium && 'Chromium is not installed (apt-get install chromium)',
-  !existsSync(path.join(site, 'index.html')) && `no built site at ${site}`,
+  ...browserTestsMissing(),
 ].filter(Boolean);
 
 /** A Chromium with the DevTools protocol on file descriptors 3 (commands) and 4 (replies). */

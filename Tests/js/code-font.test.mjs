@@ -11,14 +11,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from './chromium.mjs';
+import { browserTestsMissing, chromium, repo, site } from './chromium.mjs';
 
 const run = promisify(execFile);
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
 const missing = [
-  !chromium && 'Chromium is not installed (apt-get install chromium)',
-  !existsSync(path.join(site, 'index.html')) && `no built site at ${site}`,
+  ...browserTestsMissing(),
 ].filter(Boolean);
 
 const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=4000'];

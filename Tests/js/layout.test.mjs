@@ -12,16 +12,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from './chromium.mjs';
+import { browserTestsMissing, chromium, repo, site } from './chromium.mjs';
 import { Browser, pdfPageCount } from './cdp.mjs';
 import { serve } from './static-server.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
 const shots = path.join(repo, '.build/screenshots');
 const missing = [
-  !chromium && 'Chromium is not installed (apt-get install chromium)',
-  !existsSync(path.join(site, 'index.html')) && `no built site at ${site}`,
+  ...browserTestsMissing(),
 ].filter(Boolean);
 
 /** Elements that reach past the viewport's right edge, unless a box that scrolls sideways holds them. */

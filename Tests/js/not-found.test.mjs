@@ -9,15 +9,12 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from './chromium.mjs';
+import { browserTestsMissing, chromium, repo, site } from './chromium.mjs';
 import { Browser } from './cdp.mjs';
 import { serve } from './static-server.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = process.env.KB_TEST_SITE || path.join(repo, '.build/test-site');
 const missing = [
-  !chromium && 'Chromium is not installed (apt-get install chromium)',
-  !existsSync(path.join(site, '404.html')) && `no built site at ${site}`,
+  ...browserTestsMissing('404.html'),
 ].filter(Boolean);
 
 /** Where the site sits on the host, and the missing addresses asked for. */
