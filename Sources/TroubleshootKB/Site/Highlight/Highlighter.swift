@@ -291,7 +291,7 @@ private struct Scan {
         let count = bytes.count
         guard i + count <= code.count else { return false }
         if code[i] != bytes[0] { return false }
-        return bytes.withUnsafeBufferPointer { memcmp(code.baseAddress! + i, $0.baseAddress!, count) == 0 }
+        return code[i..<i + count].elementsEqual(bytes)
     }
 
     /// The index of the newline that ends the line holding `i`, or the end of the code.
@@ -443,7 +443,7 @@ private struct WordTable: Sendable {
         let length = end - start
         guard length < buckets.count else { return nil }
         for (word, kind) in buckets[length] where word[0] == code[start] {
-            if word.withUnsafeBufferPointer({ memcmp(code.baseAddress! + start, $0.baseAddress!, length) == 0 }) { return kind }
+            if code[start..<end].elementsEqual(word) { return kind }
         }
         return nil
     }
