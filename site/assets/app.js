@@ -1,12 +1,12 @@
 // TroubleshootKB: small progressive enhancements. The site works without this file.
 // - Keeps the home page's search box and the `?q=` query in the URL in step, so a search can be
 //   bookmarked or shared. The search itself lives in assets/search.js (optional).
-// - On the other pages, "/" outside a text field puts the cursor in the header's search box
-//   (a plain form to the home page; search.js does the same for the home page's box).
+// - "/" outside a text field puts the cursor in the page's search box: the home page's, else the
+//   header's (a plain form to the home page).
 (function () {
   "use strict";
-  var header = document.getElementById("header-search");
-  if (header && !document.getElementById("search")) {
+  var header = document.getElementById("search") || document.getElementById("header-search");
+  if (header) {
     document.addEventListener("keydown", function (event) {
       if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
       var target = event.target;

@@ -206,16 +206,7 @@
     else if (event.key === "Escape") { event.preventDefault(); input.focus(); }
   });
 
-  // "/" anywhere outside a text field puts the cursor in the search box.
-  document.addEventListener("keydown", function (event) {
-    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
-    var target = event.target;
-    var tag = target && target.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
-    event.preventDefault();
-    input.focus();
-    input.select();
-  });
+  // "/" focusing the box is in assets/app.js (for every page's box).
 
   // ?q= in the address starts a search right away (app.js keeps the address in step).
   var params = new URLSearchParams(window.location.search);
