@@ -258,7 +258,7 @@ import Testing
         let source = SourceText(body)
         let options = MarkdownParser.Options(renderHTML: true)
         let expected = MarkdownParser(options: options).parse(source)
-        let results = Linter.parallelMap(8) { _ in MarkdownParser(options: options).parse(source, text: body) }
+        let results = Parallel.map(8) { _ in MarkdownParser(options: options).parse(source, text: body) }
         for document in results {
             #expect(document.blocks.count == expected.blocks.count)
             #expect(document.blocks.map(\.html) == expected.blocks.map(\.html))

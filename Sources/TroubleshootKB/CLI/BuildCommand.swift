@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 
 /// `kb build`: the static site.
 public struct BuildCommand: KBCommand {
@@ -121,12 +122,11 @@ public struct BuildCommand: KBCommand {
 
 /// A progress line on standard error, redrawn in place at most ten times a second, only on a
 /// terminal (nothing is written otherwise, so logs stay clean).
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: Sendable {
     private let stream: OutputStream
     private let enabled: Bool
-    private let lock = NSLock()
-    private var lastDraw: UInt64 = 0
-    private var visible = false
+    /// When the line was last drawn, and whether it is on the screen.
+    private let drawn = Mutex<(time: UInt64, visible: Bool)>((0, false))
 
     init(stream: OutputStream, enabled: Bool) {
         self.stream = stream
@@ -136,21 +136,22 @@ final class ProgressLine: @unchecked Sendable {
     func update(_ step: String, _ done: Int, _ total: Int) {
         guard enabled, total >= 200 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        lock.lock(); defer { lock.unlock() }
-        guard done == total || now - lastDraw > 100_000_000 else { return }
-        lastDraw = now
-        let percent = total == 0 ? 100 : done * 100 / total
-        stream.write("\r\u{1B}[K\(step) \(done)/\(total) (\(percent)%)")
-        stream.flush()
-        visible = true
+        drawn.withLock { drawn in
+            guard done == total || now - drawn.time > 100_000_000 else { return }
+            let percent = total == 0 ? 100 : done * 100 / total
+            stream.write("\r\u{1B}[K\(step) \(done)/\(total) (\(percent)%)")
+            stream.flush()
+            drawn = (now, true)
+        }
     }
 
     func clear() {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
-        guard visible else { return }
-        stream.write("\r\u{1B}[K")
-        stream.flush()
-        visible = false
+        drawn.withLock { drawn in
+            guard drawn.visible else { return }
+            stream.write("\r\u{1B}[K")
+            stream.flush()
+            drawn.visible = false
+        }
     }
 }

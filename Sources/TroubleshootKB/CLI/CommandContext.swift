@@ -1,10 +1,10 @@
 import Foundation
+import Synchronization
 
 /// Where a command writes: a stream that is either a file descriptor or a buffer (tests).
-public final class OutputStream: @unchecked Sendable {
+public final class OutputStream: Sendable {
     private let handle: FileHandle?
-    private var buffer: [UInt8] = []
-    private let lock = NSLock()
+    private let buffer = Mutex<[UInt8]>([])
     /// Whether the stream is a terminal (colour and progress are shown only then).
     public let isTerminal: Bool
 
@@ -21,28 +21,26 @@ public final class OutputStream: @unchecked Sendable {
     }
 
     public func write(_ text: String) {
-        lock.lock()
-        buffer.append(contentsOf: text.utf8)
-        let shouldFlush = handle != nil && buffer.count >= 1 << 16
-        lock.unlock()
+        let shouldFlush = buffer.withLock { buffer in
+            buffer.append(contentsOf: text.utf8)
+            return handle != nil && buffer.count >= 1 << 16
+        }
         if shouldFlush { flush() }
     }
 
     public func print(_ text: String = "") { write(text + "\n") }
 
     public func flush() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let handle, !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        buffer.withLock { buffer in
+            guard let handle, !buffer.isEmpty else { return }
+            handle.write(Data(buffer))
+            buffer.removeAll(keepingCapacity: true)
+        }
     }
 
     /// What was written to a capturing stream.
     public var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: buffer, as: UTF8.self)
+        buffer.withLock { String(decoding: $0, as: UTF8.self) }
     }
 }
 

@@ -78,20 +78,12 @@ public enum EntryLocator {
         let dir = Glibc.open(root, O_RDONLY | O_DIRECTORY)
         defer { if dir >= 0 { close(dir) } }
         let slices = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, names.count / 256))
-        let results = UnsafeMutableBufferPointer<Found>.allocate(capacity: names.count)
-        results.initialize(repeating: .none)
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
         // Paths joined as `appendingPathComponent` and shown as `displayPath` would, without their cost per entry.
         let base = (workingDirectory as NSString).standardizingPath + "/"
         let prefix = root.hasSuffix("/") ? root : root + "/"
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            let lower = names.count * slice / slices, upper = names.count * (slice + 1) / slices
-            for i in lower..<upper {
-                output[i] = folderEntry(names[i], in: root, prefix: prefix, dir: dir, base: base, workingDirectory: workingDirectory)
-            }
+        return Parallel.map(names.count, slices: slices) { i in
+            folderEntry(names[i], in: root, prefix: prefix, dir: dir, base: base, workingDirectory: workingDirectory)
         }
-        return Array(results)
     }
 
     private static func folderEntry(_ name: String, in path: String, prefix: String, dir: Int32, base: String,

@@ -30,18 +30,8 @@ public struct KnowledgeBase: Sendable {
     /// Parses every located entry, spread over the machine's cores.
     public static func load(_ locations: [EntryLocation], locatorDiagnostics: [Diagnostic] = [],
                             parser: EntryParser = EntryParser()) -> KnowledgeBase {
-        let count = locations.count
-        let results = UnsafeMutableBufferPointer<Item?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer {
-            results.deinitialize()
-            results.deallocate()
-        }
-        nonisolated(unsafe) let output = results
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            output[index] = loadOne(locations[index], parser: parser)
-        }
-        return KnowledgeBase(items: results.map { $0! }, locatorDiagnostics: locatorDiagnostics)
+        let items = Parallel.map(locations.count) { index in loadOne(locations[index], parser: parser) }
+        return KnowledgeBase(items: items, locatorDiagnostics: locatorDiagnostics)
     }
 
     /// Locates and loads entries from command-line paths.

@@ -22,7 +22,7 @@ public struct Linter: Sendable {
     /// flat however large the knowledge base is).
     public func lint(_ locations: [EntryLocation], locatorDiagnostics: [Diagnostic] = [], knownIDs: Set<String>,
                      parser: EntryParser = EntryParser()) -> (entries: Int, diagnostics: [Diagnostic]) {
-        let outcomes = Self.parallelMap(locations.count) { index in
+        let outcomes = Parallel.map(locations.count) { index in
             lint(KnowledgeBase.loadOne(locations[index], parser: parser), knownIDs: knownIDs)
         }
         return (locations.count, Self.combine(outcomes, locatorDiagnostics: locatorDiagnostics))
@@ -32,7 +32,7 @@ public struct Linter: Sendable {
     /// (all entries of the entries folders involved).
     public func lint(_ kb: KnowledgeBase, knownIDs: Set<String>) -> [Diagnostic] {
         let items = kb.items
-        let outcomes = Self.parallelMap(items.count) { index in lint(items[index], knownIDs: knownIDs) }
+        let outcomes = Parallel.map(items.count) { index in lint(items[index], knownIDs: knownIDs) }
         return Self.combine(outcomes, locatorDiagnostics: kb.locatorDiagnostics)
     }
 
@@ -63,19 +63,6 @@ public struct Linter: Sendable {
             }
         }
         return sorted(diagnostics)
-    }
-
-    /// `transform(0..<count)` computed on all cores, in order.
-    static func parallelMap<T>(_ count: Int, _ transform: (Int) -> T) -> [T] {
-        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
-        withoutActuallyEscaping(transform) { transform in
-            nonisolated(unsafe) let work = transform
-            DispatchQueue.concurrentPerform(iterations: count) { index in output[index] = work(index) }
-        }
-        return results.map { $0! }
     }
 
     static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {

@@ -121,30 +121,7 @@ public struct EntryChecker: Sendable {
                       progress: (@Sendable (Int, EntryCheck) -> Void)? = nil) -> [EntryCheck] {
         let count = items.count
         guard count > 0 else { return [] }
-        let results = UnsafeMutableBufferPointer<EntryCheck?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
-        let lock = NSLock()
-        nonisolated(unsafe) var next = 0
-        nonisolated(unsafe) var done = 0
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
-            while true {
-                lock.lock()
-                let index = next
-                next += 1
-                lock.unlock()
-                guard index < count else { return }
-                let result = check(items[index])
-                output[index] = result
-                lock.lock()
-                done += 1
-                let finished = done
-                progress?(finished, result)
-                lock.unlock()
-            }
-        }
-        return results.map { $0! }
+        return Parallel.map(count, workers: jobs, { check(items[$0]) }, finished: { finished, result in progress?(finished, result) })
     }
 
     /// Checks one entry.

@@ -151,47 +151,42 @@ extension SearchWebExport {
         // worker's streams hold a part per batch and token: the batch's records of the token.
         let workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let batchCount = max(1, min(requested ?? workerCount * 32, requested == nil ? n / 64 : max(1, n)))
-        let chunkBuffer = UnsafeMutableBufferPointer<WebChunk?>.allocate(capacity: workerCount)
-        chunkBuffer.initialize(repeating: nil)
-        // Per batch: its worker and the range of that worker's parts it began.
-        let batchBuffer = UnsafeMutableBufferPointer<(worker: Int, parts: Range<Int>)>.allocate(capacity: batchCount)
-        batchBuffer.initialize(repeating: (0, 0..<0))
-        let docBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: n)
-        docBuffer.initialize(repeating: Data())
-        // What the filters need of each document: language, status and tags.
-        let filterBuffer = UnsafeMutableBufferPointer<(String, String, [String])>.allocate(capacity: n)
-        filterBuffer.initialize(repeating: ("", "", []))
-        defer {
-            chunkBuffer.deinitialize(); chunkBuffer.deallocate()
-            batchBuffer.deinitialize(); batchBuffer.deallocate()
-            docBuffer.deinitialize(); docBuffer.deallocate()
-            filterBuffer.deinitialize(); filterBuffer.deallocate()
+        /// What a worker made: its chunk, the batches it took (with the range of its parts each
+        /// began), and per document its file (unless handed to `documentSink`) and what the
+        /// filters need of it (language, status and tags).
+        struct WorkerOutput {
+            var chunk: WebChunk
+            var batches: [(batch: Int, parts: Range<Int>)] = []
+            var documents: [(d: Int, file: Data)] = []
+            var filters: [(d: Int, filter: (String, String, [String]))] = []
         }
-        nonisolated(unsafe) let chunkOutput = chunkBuffer
-        nonisolated(unsafe) let batchOutput = batchBuffer
-        nonisolated(unsafe) let docOutput = docBuffer
-        nonisolated(unsafe) let filterOutput = filterBuffer
         let nextBatch = Counter()
-        DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
-            var chunk = WebChunk(cap: cap, glossary: glossary)
-            while true {
-                let b = nextBatch.increment() - 1
-                guard b < batchCount else { break }
+        let made = Parallel.map(workerCount) { worker -> WorkerOutput in
+            var out = WorkerOutput(chunk: WebChunk(cap: cap, glossary: glossary))
+            while case let b = nextBatch.increment() - 1, b < batchCount {
                 let lo = n * b / batchCount, hi = n * (b + 1) / batchCount
-                let firstPart = chunk.beginBatch(firstDoc: Int32(lo))
+                let firstPart = out.chunk.beginBatch(firstDoc: Int32(lo))
                 for d in lo..<hi {
                     let doc = document(order[d])
-                    filterOutput[d] = (doc.lang, doc.status, doc.tags)
-                    let file = chunk.add(doc, doc: Int32(d), framing: framing)
-                    if let documentSink { documentSink(d, file) } else { docOutput[d] = file }
+                    out.filters.append((d, (doc.lang, doc.status, doc.tags)))
+                    let file = out.chunk.add(doc, doc: Int32(d), framing: framing)
+                    if let documentSink { documentSink(d, file) } else { out.documents.append((d, file)) }
                 }
-                batchOutput[b] = (worker, firstPart..<chunk.parts.count)
+                out.batches.append((b, firstPart..<out.chunk.parts.count))
             }
-            chunk.finish()
-            chunkOutput[worker] = chunk
+            out.chunk.finish()
+            return out
         }
-        let chunks = chunkBuffer.map { $0! }
-        let batches = Array(batchBuffer)
+        let chunks = made.map(\.chunk)
+        // Per batch: its worker and the range of that worker's parts it began.
+        var batches = [(worker: Int, parts: Range<Int>)](repeating: (0, 0..<0), count: batchCount)
+        var documentFiles = [Data](repeating: Data(), count: documentSink == nil ? n : 0)
+        var filterFields = [(String, String, [String])](repeating: ("", "", []), count: n)
+        for (worker, out) in made.enumerated() {
+            for (b, parts) in out.batches { batches[b] = (worker, parts) }
+            for (d, file) in out.documents { documentFiles[d] = file }
+            for (d, filter) in out.filters { filterFields[d] = filter }
+        }
 
         // Vocabulary in first-appearance order (as if built serially): batches in order, each
         // batch's parts in the order they began (the order of the tokens' first records in it).
@@ -296,12 +291,8 @@ extension SearchWebExport {
             w.raw("\"]")
         }
         let fileCount = shardCount + ownFileTokens.count
-        let fileBuffer = UnsafeMutableBufferPointer<Data>.allocate(capacity: fileCount)
-        fileBuffer.initialize(repeating: Data())
-        defer { fileBuffer.deinitialize(); fileBuffer.deallocate() }
-        nonisolated(unsafe) let fileOutput = fileBuffer
         let shardTokens = tokensOfShard, bigTokens = ownFileTokens, fileOf = ownFile
-        DispatchQueue.concurrentPerform(iterations: fileCount) { k in
+        let madeFiles = Parallel.map(fileCount) { k -> Data? in
             // A shard is made whole in `w`. A token's own file is pieces: what is written around
             // and between its parts (the heads of their first records) is made in `w`, and the
             // parts' records are where they are, in the workers' streams.
@@ -354,20 +345,21 @@ extension SearchWebExport {
             if let postingsWriter {
                 if k < shardCount { postingsWriter(.shard, k, pieces) } else { postingsWriter(.token, k - shardCount, pieces) }
                 w.free()
+                return nil
             } else if k < shardCount {
-                fileOutput[k] = w.take()
+                return w.take()
             } else {
                 var joined = WebBytes(capacity: pieces.reduce(0) { $0 + $1.count })
                 for piece in pieces { joined.append(piece) }
                 w.free()
-                fileOutput[k] = joined.take()
+                return joined.take()
             }
         }
-        let files = postingsWriter == nil ? Array(fileBuffer) : []
+        let files = postingsWriter == nil ? madeFiles.map { $0! } : []
 
         let meta = metaFile(parameters: parameters, glossary: glossary, averageFieldLengths: averageFieldLengths,
                             documentCount: n, tokenCount: v, shardCount: shardCount, framing: framing)
-        let filters = filtersFile(documentCount: n, framing: framing) { filterBuffer[$0] }
+        let filters = filtersFile(documentCount: n, framing: framing) { filterFields[$0] }
 
         // Vocabulary files: the listed words by head key, with their document frequencies.
         let vocabularyCount = SearchExpansionRules.vocabularyFileCount(shardCount: shardCount)
@@ -383,7 +375,7 @@ extension SearchWebExport {
 
         var export = SearchWebExport(meta: meta, shards: files.isEmpty ? [] : Array(files[0..<shardCount]),
                                      tokenFiles: files.isEmpty ? [] : Array(files[shardCount...]),
-                                     docs: documentSink == nil ? Array(docBuffer) : [], filters: filters,
+                                     docs: documentSink == nil ? documentFiles : [], filters: filters,
                                      vocabularies: vocabularyFiles.enumerated().map { $1.write(number: $0, framing: framing) })
         export.patchState = SearchWebPatch.State(documentCount: n, tokenCount: v, shardCount: shardCount,
                                                  tokenFileCount: ownFileTokens.count, ownFileRecords: ownFileRecords,

@@ -139,9 +139,8 @@ public struct SearchIndex: Sendable {
 
         let n = order.count
         let chunkCount = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount * 4, requested == nil ? n / 100 : n))
-        let box = ChunkBox(count: chunkCount)
         let cap = max(0, parameters.maxPositions)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { c in
+        let chunks = Parallel.map(chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
             var chunk = ChunkBuilder(cap: cap, glossary: glossary)
             // The text buffer sized once from the chunk's text.
@@ -152,18 +151,10 @@ public struct SearchIndex: Sendable {
             chunk.reserve(textBytes: textSize + 5 * textCount)
             for d in lo..<hi { chunk.add(documents[order[d]], doc: Int32(d)) }
             chunk.finish()
-            box.set(c, chunk)
+            return chunk
         }
-        index.merge(box.take())
+        index.merge(chunks)
         return index
-    }
-
-    private final class ChunkBox: @unchecked Sendable {
-        private var items: [ChunkBuilder?]
-        private let lock = NSLock()
-        init(count: Int) { items = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ chunk: ChunkBuilder) { lock.lock(); items[i] = chunk; lock.unlock() }
-        func take() -> [ChunkBuilder] { lock.lock(); defer { lock.unlock() }; return items.map { $0! } }
     }
 
     /// Tokenizes a contiguous range of documents with its own vocabulary and encodes each

@@ -148,17 +148,13 @@ public struct SearchIndexStore: Sendable {
         }
         let fingerprint = fingerprint(of: states)
         let entries = kb.entries
-        let documents = Linter.parallelMap(entries.count) { SearchDocument(entry: entries[$0]) }
+        let documents = Parallel.map(entries.count) { SearchDocument(entry: entries[$0]) }
         let (glossary, _) = Glossary.load(entriesDirectory: entriesDirectory)
         let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
         // The lint gate runs beside the writing of the file (which keeps one core busy in the
         // kernel); the index is saved only without errors.
-        let gate = LintGate()
-        let group = DispatchGroup()
         let knownIDs = LintCommand.knownIDs(for: locations)
-        DispatchQueue.global().async(group: group) {
-            gate.problems = Linter().lint(kb, knownIDs: knownIDs).filter { $0.severity == .error }
-        }
+        let lint = BackgroundTask { Linter().lint(kb, knownIDs: knownIDs).filter { $0.severity == .error } }
         let indexURL = URL(fileURLWithPath: indexPath)
         var temporary: String? = nil
         var writeError: Error? = nil
@@ -168,8 +164,8 @@ public struct SearchIndexStore: Sendable {
         } catch {
             writeError = error
         }
-        group.wait()
-        let problems = Linter.sorted(oversized + gate.problems)
+        // The lint work cannot throw: `wait()` returns its diagnostics.
+        let problems = Linter.sorted(oversized + ((try? lint.wait()) ?? []))
         guard problems.isEmpty else {
             if let temporary { unlink(temporary) }
             return (index, .notSaved, problems)
@@ -178,11 +174,6 @@ public struct SearchIndexStore: Sendable {
         try SearchIndex.commitTemporary(temporary!, to: indexURL)
         try Self.writeManifest(states, to: manifestPath)
         return (index, freshness, [])
-    }
-
-    /// The lint result of a rebuild, filled on another thread (read after the group's wait).
-    private final class LintGate: @unchecked Sendable {
-        var problems: [Diagnostic] = []
     }
 
     /// The entry files of an entries folder: `<folder>/entry.md` relative paths as bytes (no
@@ -250,51 +241,44 @@ public struct SearchIndexStore: Sendable {
         // The stat calls (path lookups in the kernel) dominate a warm `kb search`: spread them.
         let resolvedRoot = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
         let slices = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, n / 512))
-        // Per sorted position: 0 missing, 1 found, 2 outside.
-        let state = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, n))
-        let sizes = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, n))
-        let times = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, n))
-        defer { state.deallocate(); sizes.deallocate(); times.deallocate() }
-        nonisolated(unsafe) let (stateOut, sizeOut, timeOut) = (state, sizes, times)
-        let sortedOrder = order, starts = nameStart, dirs = isDirectory, nameBytes = names
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            let lower = n * slice / slices, upper = n * (slice + 1) / slices
-            nameBytes.withUnsafeBufferPointer { b in
-                let base = UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: CChar.self)
-                for k in lower..<upper {
-                    let i = sortedOrder[k]
-                    let relative = base + starts[i]
-                    stateOut[k] = 0
-                    var info = stat()
-                    guard fstatat(fd, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                    if !dirs[i] || (info.st_mode & S_IFMT) == S_IFLNK {
-                        // A symbolic link on the way: only followed when it stays inside the entries folder.
-                        guard fstatat(fd, relative, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                        let path = directory + "/" + String(cString: relative)
-                        if !URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot + "/") {
-                            stateOut[k] = 2
-                            continue
-                        }
+        // Per sorted position: missing, found (size and modification time) or outside.
+        enum Found { case missing, file(size: Int64, time: Int64), outside }
+        let found = names.withUnsafeBufferPointer { b in
+            let base = UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: CChar.self)
+            return Parallel.map(n, slices: slices) { k -> Found in
+                let i = order[k]
+                let relative = base + nameStart[i]
+                var info = stat()
+                guard fstatat(fd, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .missing }
+                if !isDirectory[i] || (info.st_mode & S_IFMT) == S_IFLNK {
+                    // A symbolic link on the way: only followed when it stays inside the entries folder.
+                    guard fstatat(fd, relative, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
+                    let path = directory + "/" + String(cString: relative)
+                    if !URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(resolvedRoot + "/") {
+                        return .outside
                     }
-                    guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                    stateOut[k] = 1
-                    sizeOut[k] = Int64(info.st_size)
-                    timeOut[k] = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
                 }
+                guard (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
+                return .file(size: Int64(info.st_size), time: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
             }
         }
         var result = EntryScan(directory: directory)
         result.relative.reserveCapacity(names.count)
         result.ends.reserveCapacity(n); result.size.reserveCapacity(n); result.mtime.reserveCapacity(n); result.outside.reserveCapacity(n)
-        for k in 0..<n where state[k] != 0 {
+        for (k, file) in found.enumerated() {
+            let (size, time, outside): (Int64, Int64, Bool)
+            switch file {
+            case .missing: continue
+            case .file(let s, let t): (size, time, outside) = (s, t, false)
+            case .outside: (size, time, outside) = (-1, 0, true)
+            }
             let i = order[k]
             let e = (i + 1 < n ? nameStart[i + 1] : names.count) - 1
             result.relative.append(contentsOf: names[nameStart[i]..<e])
             result.ends.append(result.relative.count)
-            let outside = state[k] == 2
             result.outside.append(outside)
-            result.size.append(outside ? -1 : sizes[k])
-            result.mtime.append(outside ? 0 : times[k])
+            result.size.append(size)
+            result.mtime.append(time)
         }
         return result
     }

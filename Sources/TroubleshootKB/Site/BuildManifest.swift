@@ -114,7 +114,7 @@ struct BuildManifest: Equatable {
     static func encodedBlocks(_ records: [EntryRecord], previous: [[UInt8]] = [], changed: Set<Int> = []) -> [[UInt8]] {
         let count = (records.count + blockSize - 1) / blockSize
         let kept = previous.count == count ? Set(0..<count).subtracting(changed.map { $0 / blockSize }) : []
-        return Linter.parallelMap(count) { b in
+        return Parallel.map(count) { b in
             if kept.contains(b) { return previous[b] }
             var w = ManifestWriter()
             for record in records[(b * blockSize)..<min(records.count, (b + 1) * blockSize)] { w.record(record) }
@@ -158,7 +158,7 @@ struct BuildManifest: Equatable {
             blocks.append(block)
         }
         guard blocks.count == (count + Self.blockSize - 1) / Self.blockSize else { return nil }
-        let decoded = Linter.parallelMap(blocks.count) { b -> [EntryRecord]? in
+        let decoded = Parallel.map(blocks.count) { b -> [EntryRecord]? in
             guard let body = ManifestReader.checked(blocks[b]) else { return nil }
             var reader = ManifestReader(body)
             var records: [EntryRecord] = []

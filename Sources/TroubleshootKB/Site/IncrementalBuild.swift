@@ -68,7 +68,7 @@ extension SiteBuilder {
         guard folder >= 0 else { throw CleanBuildNeeded(reason: "the entries folder cannot be opened") }
         defer { close(folder) }
         let stored = records
-        let touched = Linter.parallelMap(stored.count) { k in
+        let touched = Parallel.map(stored.count) { k in
             let record = stored[k]
             return BuildManifest.FileStamp(in: folder, record.file) != record.entry
                 || BuildManifest.FileStamp(in: folder, PathText.folder(of: record.file)) != record.folder
@@ -93,7 +93,7 @@ extension SiteBuilder {
             let result = parser.parse(bytes: [UInt8](bytes), path: location.displayPath, folderName: location.folderName)
             guard let entry = result.entry else { throw CleanBuildNeeded(reason: "an entry cannot be parsed") }
             guard entry.id == record.listing.id else { throw CleanBuildNeeded(reason: "an entry's id changed") }
-            let scenario = try readScenario(of: entry, at: location)
+            let scenario = readScenario(of: entry, at: location)
             record.scenario = scenario.file.map(relativePath)
             record.scenarioStamp = scenario.stamp.settled(before: startTime)
             let siteEntry = SiteEntry(entry: entry.withoutSource(), scenario: try scenario.content.get(), check: checks[entry.id])

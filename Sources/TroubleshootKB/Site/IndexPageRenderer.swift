@@ -400,10 +400,10 @@ struct EntryListItems: Sendable {
     /// left empty), made on all cores.
     init(index: SiteIndex, positions: [Int]? = nil) {
         guard let positions else {
-            lines = Linter.parallelMap(index.entries.count) { Self.line(index.entries[$0], check: index.checks[$0]) }
+            lines = Parallel.map(index.entries.count) { Self.line(index.entries[$0], check: index.checks[$0]) }
             return
         }
-        let made = Linter.parallelMap(positions.count) { Self.line(index.entries[positions[$0]], check: index.checks[positions[$0]]) }
+        let made = Parallel.map(positions.count) { Self.line(index.entries[positions[$0]], check: index.checks[positions[$0]]) }
         var lines = [[UInt8]](repeating: [], count: index.entries.count)
         for (k, position) in positions.enumerated() { lines[position] = made[k] }
         self.lines = lines

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 
 /// A step of the site build, named in errors.
 public enum SiteBuildStep: String, Sendable, CaseIterable {
@@ -256,29 +257,24 @@ public struct SiteBuilder: Sendable {
         let count = locations.count
         // Per entry: its folder's and file's stamps (taken before reading) and its bytes.
         typealias Read = (stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp), bytes: Result<[UInt8], SiteBuildError>)
-        let results = UnsafeMutableBufferPointer<Read?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
         let counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: count) { position in
+        let results = Parallel.map(count) { position -> Read in
+            defer { progress(.load, counter.increment(), count) }
             let location = locations[position]
             let stamps = (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
             let limit = KnowledgeBase.maximumReadSize
             if let bytes = KnowledgeBase.readBytes(location.file, limit: limit + 1) {
-                output[position] = (stamps, .success(bytes))
-            } else {
-                output[position] = (stamps, Self.read(location.file, limit: limit, display: location.displayPath).map { [UInt8]($0) })
+                return (stamps, .success(bytes))
             }
-            progress(.load, counter.increment(), count)
+            return (stamps, Self.read(location.file, limit: limit, display: location.displayPath).map { [UInt8]($0) })
         }
         var files: [[UInt8]] = []
         files.reserveCapacity(count)
         var stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)] = []
         stamps.reserveCapacity(count)
         for result in results {
-            files.append(try result!.bytes.get())
-            stamps.append(result!.stamps)
+            files.append(try result.bytes.get())
+            stamps.append(result.stamps)
         }
 
         let checkReport = try loadCheckReport()
@@ -370,27 +366,22 @@ public struct SiteBuilder: Sendable {
         let locations = loaded.locations
         let count = locations.count
         typealias Outcome = (item: KnowledgeBase.Item, entry: Entry?, scenario: ScenarioFile)
-        let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
         let counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: count) { position in
+        let results = Parallel.map(count) { position -> Outcome in
+            defer { progress(.parse, counter.increment(), count) }
             let location = locations[position]
             let data = loaded.files[position]
             let result = parser.parse(bytes: data, path: location.displayPath, folderName: location.folderName)
             let item = KnowledgeBase.Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
             let scenario = result.entry.map { readScenario(of: $0, at: location) } ?? ScenarioFile()
-            output[position] = (item, result.entry?.withoutSource(), scenario)
-            progress(.parse, counter.increment(), count)
+            return (item, result.entry?.withoutSource(), scenario)
         }
         var items: [KnowledgeBase.Item] = []
         var entries: [Entry?] = []
         var scenarios: [(name: String, text: String)?] = []
         var scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)] = []
         items.reserveCapacity(count); entries.reserveCapacity(count); scenarios.reserveCapacity(count); scenarioFiles.reserveCapacity(count)
-        for k in 0..<count {
-            let result = results[k].take()!
+        for result in results {
             items.append(result.item)
             entries.append(result.entry)
             scenarios.append(try result.scenario.content.get())
@@ -460,20 +451,12 @@ public struct SiteBuilder: Sendable {
     static func lint(_ items: [KnowledgeBase.Item], locatorDiagnostics: [Diagnostic], knownIDs: Set<String>,
                      progress: @Sendable (SiteBuildStep, Int, Int) -> Void) -> [Diagnostic] {
         let count = items.count
-        let results = UnsafeMutableBufferPointer<[Diagnostic]>.allocate(capacity: count)
-        results.initialize(repeating: [])
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let output = results
         let counter = Counter()
         let linter = Linter()
-        items.withUnsafeBufferPointer { buffer in
-            nonisolated(unsafe) let items = buffer
-            DispatchQueue.concurrentPerform(iterations: count) { position in
-                // The per-file rules, on the item in place (the duplicate-id rule runs below, and
-                // everything is sorted at the end).
-                output[position] = linter.lint(items[position], knownIDs: knownIDs).diagnostics
-                progress(.validate, counter.increment(), count)
-            }
+        // The per-file rules (the duplicate-id rule runs below, and everything is sorted at the end).
+        let results = Parallel.map(count) { position in
+            defer { progress(.validate, counter.increment(), count) }
+            return linter.lint(items[position], knownIDs: knownIDs).diagnostics
         }
         var diagnostics = locatorDiagnostics
         for result in results { diagnostics += result }
@@ -504,7 +487,7 @@ public struct SiteBuilder: Sendable {
         }
         items.sort { $0.id < $1.id }
         let sorted = items
-        let listings = Linter.parallelMap(sorted.count) { SiteListing(sorted[$0]) }
+        let listings = Parallel.map(sorted.count) { SiteListing(sorted[$0]) }
         let paths = Dictionary(sorted.map { ($0.id, $0.entry.path) }, uniquingKeysWith: { first, _ in first })
         return (try SiteIndex.make(listings, checks: checks, pathOf: { paths[$0] ?? $0 }), sorted)
     }
@@ -679,15 +662,14 @@ public struct SiteBuilder: Sendable {
 }
 
 /// Work started on a thread of its own; `wait()` returns its value when it is done, or rethrows its error.
-final class BackgroundTask<Value>: @unchecked Sendable {
+final class BackgroundTask<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var result: Result<Value, Error>?
+    private let result = Mutex<Result<Value, Error>?>(nil)
 
     init(_ work: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [self] in
             let outcome = Result { try work() }
-            lock.lock(); result = outcome; lock.unlock()
+            result.withLock { $0 = outcome }
             done.signal()
         }
         thread.stackSize = 8 << 20
@@ -696,56 +678,49 @@ final class BackgroundTask<Value>: @unchecked Sendable {
 
     /// Waits for the work and returns its value (or rethrows its error); may be called more than once.
     func wait() throws -> Value {
-        lock.lock()
-        if let result { lock.unlock(); return try result.get() }
-        lock.unlock()
+        if let finished = result.withLock({ $0 }) { return try finished.get() }
         done.wait()
         done.signal() // for later calls
-        lock.lock(); defer { lock.unlock() }
-        return try result!.get()
+        return try result.withLock { $0 }!.get()
     }
 }
 
 /// Wall-clock time per build step: `lap` closes the step that ran since the previous lap;
 /// `record` adds work that ran beside the steps, on its own thread.
-final class StepClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: UInt64
-    private var entries: [(step: String, seconds: Double)] = []
+final class StepClock: Sendable {
+    private struct State {
+        var last: UInt64
+        var entries: [(step: String, seconds: Double)] = []
+    }
+    private let state: Mutex<State>
 
-    init(start: UInt64) { last = start }
+    init(start: UInt64) { state = Mutex(State(last: start)) }
 
     func lap(_ step: SiteBuildStep) {
         let now = DispatchTime.now().uptimeNanoseconds
-        lock.lock(); defer { lock.unlock() }
-        entries.append((step.rawValue, Double(now - last) / 1e9))
-        last = now
+        state.withLock { state in
+            state.entries.append((step.rawValue, Double(now - state.last) / 1e9))
+            state.last = now
+        }
     }
 
     func record(_ name: String, since begin: UInt64) {
         let now = DispatchTime.now().uptimeNanoseconds
-        lock.lock(); defer { lock.unlock() }
-        entries.append((name, Double(now - begin) / 1e9))
+        state.withLock { $0.entries.append((name, Double(now - begin) / 1e9)) }
     }
 
-    var timings: [(step: String, seconds: Double)] {
-        lock.lock(); defer { lock.unlock() }
-        return entries
-    }
+    var timings: [(step: String, seconds: Double)] { state.withLock { $0.entries } }
 }
 
 /// The error of the lowest position among work done in parallel (the one a sequential run would hit first).
-final class FirstFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failure: (position: Int, error: SiteBuildError)?
+final class FirstFailure: Sendable {
+    private let failure = Mutex<(position: Int, error: SiteBuildError)?>(nil)
 
     func record(_ position: Int, _ error: SiteBuildError) {
-        lock.lock(); defer { lock.unlock() }
-        if failure == nil || position < failure!.position { failure = (position, error) }
+        failure.withLock { failure in
+            if failure == nil || position < failure!.position { failure = (position, error) }
+        }
     }
 
-    var first: SiteBuildError? {
-        lock.lock(); defer { lock.unlock() }
-        return failure?.error
-    }
+    var first: SiteBuildError? { failure.withLock { $0?.error } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,15 +14,15 @@ import Darwin
 /// The swap exchanges the two folders atomically with `renameat2(RENAME_EXCHANGE)` where the
 /// system has it; elsewhere it renames old → backup, new → output, and removes the backup
 /// (putting the old one back if the second rename fails).
-final class SiteWriter: @unchecked Sendable {
+final class SiteWriter: Sendable {
     /// Absolute path of the output folder.
     let output: String
     /// Absolute path of the staging folder.
     let staging: String
-    private let lock = NSLock()
-    private var bytes = 0
-    private var files = 0
-    private var committed = false
+    /// What was written so far, and whether the staging folder became the output.
+    private let state = Mutex<(bytes: Int, files: Int, committed: Bool)>((0, 0, false))
+    /// Open descriptors of the staging folder's folders, by site-relative path.
+    private let folders = Mutex<[String: Int32]>([:])
 
     static let markerText = "This folder is written by `kb build` and replaced on every build.\n"
 
@@ -100,31 +101,30 @@ final class SiteWriter: @unchecked Sendable {
         }
     }
 
-    /// Open descriptors of the staging folder's folders, by site-relative path.
-    private var folders: [String: Int32] = [:]
-
     /// A descriptor of a folder of the staging folder (kept open until the commit), or nil.
     private func folderDescriptor(_ folder: String) -> Int32? {
-        lock.lock(); defer { lock.unlock() }
-        if let fd = folders[folder] { return fd }
-        let fd = open(staging + "/" + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        folders[folder] = fd
-        return fd
+        folders.withLock { folders in
+            if let fd = folders[folder] { return fd }
+            let fd = open(staging + "/" + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            folders[folder] = fd
+            return fd
+        }
     }
 
     private func closeFolders() {
-        lock.lock(); defer { lock.unlock() }
-        for fd in folders.values { close(fd) }
-        folders.removeAll()
+        folders.withLock { folders in
+            for fd in folders.values { close(fd) }
+            folders.removeAll()
+        }
     }
 
     deinit {
-        if !committed { discard() }
+        if !state.withLock({ $0.committed }) { discard() }
     }
 
-    var writtenBytes: Int { lock.lock(); defer { lock.unlock() }; return bytes }
-    var writtenFiles: Int { lock.lock(); defer { lock.unlock() }; return files }
+    var writtenBytes: Int { state.withLock { $0.bytes } }
+    var writtenFiles: Int { state.withLock { $0.files } }
 
     /// Creates the folders of `paths` (site-relative file paths) ahead of parallel writes.
     func prepareFolders(for paths: [String]) throws {
@@ -206,36 +206,35 @@ final class SiteWriter: @unchecked Sendable {
         if failure != 0 {
             throw SiteBuildError(step: .write, path: path, message: "cannot write the file: \(String(cString: strerror(failure)))")
         }
-        lock.lock()
-        bytes += total
-        files += 1
-        lock.unlock()
+        state.withLock { state in
+            state.bytes += total
+            state.files += 1
+        }
     }
 
     /// Items handed over one at a time by several threads and passed on in batches of `size`.
-    final class Batcher<Item>: @unchecked Sendable {
-        private var items: [Item] = []
-        private let lock = NSLock()
+    final class Batcher<Item: Sendable>: Sendable {
+        private let items = Mutex<[Item]>([])
         let size: Int
 
         init(size: Int) { self.size = size }
 
         /// Adds `item`; returns the batch it completes, to pass on, or nil.
         func add(_ item: Item) -> [Item]? {
-            lock.lock(); defer { lock.unlock() }
-            items.append(item)
-            guard items.count >= size else { return nil }
-            let full = items
-            items = []
-            return full
+            items.withLock { items in
+                items.append(item)
+                guard items.count >= size else { return nil }
+                defer { items = [] }
+                return items
+            }
         }
 
         /// The items of the batch not yet complete.
         func drain() -> [Item] {
-            lock.lock(); defer { lock.unlock() }
-            let rest = items
-            items = []
-            return rest
+            items.withLock { items in
+                defer { items = [] }
+                return items
+            }
         }
     }
 
@@ -244,13 +243,12 @@ final class SiteWriter: @unchecked Sendable {
     /// (slow on ext4 without a journal shortly after many files were deleted, as when the previous
     /// site was just replaced); threads creating files in one folder at once only wait on each
     /// other, so the rendering threads hand their files over and go on rendering.
-    final class Queue: @unchecked Sendable {
+    final class Queue: Sendable {
         private let writer: SiteWriter
         private let queue: DispatchQueue
         private let slots: DispatchSemaphore
         private let group = DispatchGroup()
-        private let lock = NSLock()
-        private var failure: (position: Int, error: SiteBuildError)?
+        private let failures = FirstFailure()
 
         /// At most `pending` files wait in memory; `add` blocks while the queue is full.
         init(_ writer: SiteWriter, label: String, pending: Int = 512) {
@@ -275,10 +273,8 @@ final class SiteWriter: @unchecked Sendable {
                     do {
                         try writer.write(file.path, file.data)
                     } catch {
-                        let failed = error as? SiteBuildError ?? SiteBuildError(step: .write, path: file.path, message: "\(error)")
-                        lock.lock()
-                        if failure == nil || file.position < failure!.position { failure = (file.position, failed) }
-                        lock.unlock()
+                        failures.record(file.position,
+                                        error as? SiteBuildError ?? SiteBuildError(step: .write, path: file.path, message: "\(error)"))
                     }
                     slots.signal()
                 }
@@ -290,8 +286,7 @@ final class SiteWriter: @unchecked Sendable {
             let rest = batch.drain()
             if !rest.isEmpty { submit(rest) }
             group.wait()
-            lock.lock(); defer { lock.unlock() }
-            if let failure { throw failure.error }
+            if let failure = failures.first { throw failure }
         }
     }
 
@@ -299,8 +294,11 @@ final class SiteWriter: @unchecked Sendable {
     /// reason `Queue` gives): a rendering thread takes a buffer, fills it and hands it over; the
     /// writing thread writes its bytes and puts it back for the next page. Pages are never
     /// copied, and at most `buffers` wait in memory (`take` blocks while all are in use).
-    final class Pages: @unchecked Sendable {
-        /// A page's bytes, passed between threads by reference.
+    final class Pages: Sendable {
+        /// A page's bytes, passed between threads by reference. Unchecked because the compiler
+        /// cannot see the hand-over: a buffer has one owner at a time (a rendering thread fills
+        /// it, gives it to `add` and no longer touches it; the writing thread writes it and puts
+        /// it on the free list, from which `take` hands it to the next owner under the lock).
         final class Buffer: @unchecked Sendable {
             var html = HTMLBuffer(capacity: 1 << 16)
         }
@@ -309,8 +307,7 @@ final class SiteWriter: @unchecked Sendable {
         private let queue: DispatchQueue
         private let slots: DispatchSemaphore
         private let group = DispatchGroup()
-        private let lock = NSLock()
-        private var free: [Buffer] = []
+        private let free = Mutex<[Buffer]>([])
         private let failures = FirstFailure()
 
         init(_ writer: SiteWriter, label: String, buffers: Int = 64) {
@@ -322,9 +319,7 @@ final class SiteWriter: @unchecked Sendable {
         /// An empty buffer; blocks while every buffer waits to be written.
         func take() -> Buffer {
             slots.wait()
-            lock.lock()
-            let buffer = free.popLast()
-            lock.unlock()
+            let buffer = free.withLock { $0.popLast() }
             guard let buffer else { return Buffer() }
             buffer.html.reset()
             return buffer
@@ -347,9 +342,7 @@ final class SiteWriter: @unchecked Sendable {
                         failures.record(page.position,
                                         error as? SiteBuildError ?? SiteBuildError(step: .write, path: page.path, message: "\(error)"))
                     }
-                    lock.lock()
-                    free.append(page.buffer)
-                    lock.unlock()
+                    free.withLock { $0.append(page.buffer) }
                     slots.signal()
                 }
             }
@@ -374,11 +367,11 @@ final class SiteWriter: @unchecked Sendable {
         var isDirectory: ObjCBool = false
         if !fm.fileExists(atPath: output, isDirectory: &isDirectory) {
             guard rename(staging, output) == 0 else { throw fail("cannot move the new site in place: \(String(cString: strerror(errno)))") }
-            committed = true
+            state.withLock { $0.committed = true }
             return
         }
         if Self.exchange(staging, output) {
-            committed = true
+            state.withLock { $0.committed = true }
             // `staging` now holds the previous site.
             Self.removeTree(staging)
             return
@@ -393,7 +386,7 @@ final class SiteWriter: @unchecked Sendable {
             _ = rename(backup, output)
             throw fail("cannot move the new site in place: \(reason)")
         }
-        committed = true
+        state.withLock { $0.committed = true }
         Self.removeTree(backup)
     }
 
@@ -426,8 +419,7 @@ final class SiteWriter: @unchecked Sendable {
             closedir(dir)
         }
         let work = files
-        let lock = NSLock()
-        nonisolated(unsafe) var taken = 0
+        let batches = Counter()
         let batch = 64
         let threads = min(16, max(1, work.count / batch))
         let group = DispatchGroup()
@@ -435,10 +427,7 @@ final class SiteWriter: @unchecked Sendable {
             group.enter()
             let thread = Thread {
                 while true {
-                    lock.lock()
-                    let start = taken
-                    taken += batch
-                    lock.unlock()
+                    let start = (batches.increment() - 1) * batch
                     if start >= work.count { break }
                     for path in work[start..<min(start + batch, work.count)] { _ = unlink(path) }
                 }
@@ -464,18 +453,17 @@ final class SiteWriter: @unchecked Sendable {
     /// the command (`kb serve` stops cleanly). SIGKILL cannot be caught; the next build removes
     /// what it leaves (`removeStale`).
     enum Interruption {
-        nonisolated(unsafe) private static var folders: Set<String> = []
-        nonisolated(unsafe) private static var cleanup: Set<String> = []
-        private static let lock = NSLock()
-        nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-        private static let installOnce: Void = {
+        /// The staging folders of builds in progress, and the other folders to remove.
+        private static let folders = Mutex<(building: Set<String>, cleanup: Set<String>)>(([], []))
+        /// The signal sources, made on first use and kept, unchanged, for the life of the process
+        /// (a registry: dispatch sources are thread-safe, but Dispatch does not mark them Sendable).
+        nonisolated(unsafe) private static let installOnce: [DispatchSourceSignal] = {
+            var sources: [DispatchSourceSignal] = []
             for number in [SIGINT, SIGTERM, SIGHUP] {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
-                    lock.lock()
-                    let pending = folders, extra = cleanup
-                    lock.unlock()
+                    let (pending, extra) = folders.withLock { $0 }
                     guard !pending.isEmpty else { return }
                     for folder in pending.union(extra) { try? FileManager.default.removeItem(atPath: folder) }
                     exit(128 + number)
@@ -483,21 +471,22 @@ final class SiteWriter: @unchecked Sendable {
                 source.resume()
                 sources.append(source)
             }
+            return sources
         }()
 
         static func register(_ folder: String) {
             _ = installOnce
-            lock.lock(); folders.insert(folder); lock.unlock()
+            _ = folders.withLock { $0.building.insert(folder) }
         }
 
         static func unregister(_ folder: String) {
-            lock.lock(); folders.remove(folder); lock.unlock()
+            _ = folders.withLock { $0.building.remove(folder) }
         }
 
         /// A folder also removed when a build is interrupted (it does not mark a build in progress).
         static func removeOnInterruption(_ folder: String) {
             _ = installOnce
-            lock.lock(); cleanup.insert(folder); lock.unlock()
+            _ = folders.withLock { $0.cleanup.insert(folder) }
         }
     }
 

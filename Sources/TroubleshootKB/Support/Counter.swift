@@ -1,14 +1,11 @@
-import Foundation
+import Synchronization
 
 /// A thread-safe counter: progress, and work handed out one piece at a time.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
 
     /// Adds one and returns the new value.
     func increment() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value
+        value.add(1, ordering: .relaxed).newValue
     }
 }
