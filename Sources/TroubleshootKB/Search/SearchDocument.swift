@@ -106,7 +106,7 @@ public struct SearchParameters: Sendable, Hashable, Codable {
     public var maxPositions: Int = 8
     /// Share of a concept token's BM25 contribution (and best-text weight) relative to a
     /// literal token's (docs/search.md, "Cross-language search").
-    public var conceptWeight: Double = 0.5
+    public var conceptWeight: Double = 1.0
 
     public init() {}
 
