@@ -974,7 +974,7 @@
     for (var qi = 0; qi < q.literalCount; qi++) {
       var idfq = q.idfs[qi];
       // Through the glossary: a covering concept scores like a literal token as rare as the
-      // concept (never rarer than the token typed); the best concept counts.
+      // concept (and never weighs more than the token typed); the best concept counts.
       var credited = [];
       for (var x = 0; x < q.coveredBy[qi].length; x++) {
         var qc = q.coveredBy[qi][x];

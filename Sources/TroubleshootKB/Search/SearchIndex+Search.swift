@@ -232,7 +232,7 @@ extension SearchIndex {
                 let idfq = q.idfs[qi]
                 let stamp = Int32(qi)
                 // Through the glossary: a covering concept scores like a literal token as rare as
-                // the concept (never rarer than the token typed); the best concept counts.
+                // the concept (and never weighs more than the token typed); the best concept counts.
                 credited.removeAll(keepingCapacity: true)
                 for qc in q.coveredBy[qi] {
                     let conceptIdf = min(idfq, q.idfs[qc])

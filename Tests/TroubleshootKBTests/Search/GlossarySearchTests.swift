@@ -64,8 +64,23 @@ import Testing
         #expect(rare.idf == shared.idf)
         #expect(shared.conceptIdf < rare.conceptIdf)
         #expect(shared.viaConcept < rare.viaConcept)
-        // Never more than the token typed: the rare concept's idf is capped by the query token's.
-        #expect(rare.viaConcept <= rare.idf * (1 + index.parameters.k1))
+    }
+
+    /// A concept rarer than the query token it covers counts at the token's idf, not more.
+    @Test func aConceptNeverWeighsMoreThanTheTokenTyped() throws {
+        let text: (String) -> [SearchField: [FieldText]] = { [.title: [FieldText($0)]] }
+        let index = SearchIndex.build(documents: [
+            SearchDocument(id: "menu-1", lang: "zh-Hans", title: "x", fields: text("导航菜单")),
+            SearchDocument(id: "menu-2", lang: "zh-Hans", title: "x", fields: text("导航菜单")),
+            SearchDocument(id: "menu-3", lang: "zh-Hans", title: "x", fields: text("导航菜单")),
+            SearchDocument(id: "nav-bar", lang: "ko", title: "x", fields: text("내비게이션 바")),
+        ], glossary: Self.glossary)
+        let terms = index.explain(query: "导航栏", doc: 3).terms
+        #expect(terms.map(\.token) == ["导航", "航栏"])
+        #expect(terms.allSatisfy { $0.concept == "navigation-bar" })
+        // 导航 is in three entries, the concept in one: the concept counts at 导航's idf there.
+        #expect(terms[0].idf < terms[0].conceptIdf)
+        #expect(terms[0].viaConcept < terms[1].viaConcept)
     }
 
     @Test func snippetsHighlightTheTermFoundThroughTheGlossary() throws {
