@@ -968,18 +968,23 @@
       conceptSat.push(list);
     }
     var literalStamp = new Int32Array(n).fill(-1), bestStamp = new Int32Array(n).fill(-1);
-    var bestSat = new Float64Array(n);
+    // Per document: the best min(idf(q), idf(c)) × sat_c over the concepts c covering q.
+    var bestConcept = new Float64Array(n);
     var expansionStamp = new Int32Array(n).fill(-1), expansionBest = new Float64Array(n);
     for (var qi = 0; qi < q.literalCount; qi++) {
       var idfq = q.idfs[qi];
+      // Through the glossary: a covering concept scores like a literal token as rare as the
+      // concept (and never weighs more than the token typed); the best concept counts.
       var credited = [];
       for (var x = 0; x < q.coveredBy[qi].length; x++) {
-        var sats = conceptSat[q.coveredBy[qi][x]];
+        var qc = q.coveredBy[qi][x];
+        var conceptIdf = Math.min(idfq, q.idfs[qc]);
+        var sats = conceptSat[qc];
         for (var y = 0; y < sats.length; y++) {
           d = sats[y][0];
-          var sat = sats[y][1];
-          if (bestStamp[d] !== qi) { bestStamp[d] = qi; bestSat[d] = sat; credited.push(d); }
-          else if (sat > bestSat[d]) bestSat[d] = sat;
+          var v = conceptIdf * sats[y][1];
+          if (bestStamp[d] !== qi) { bestStamp[d] = qi; bestConcept[d] = v; credited.push(d); }
+          else if (v > bestConcept[d]) bestConcept[d] = v;
         }
       }
       // Through an expansion: the best of factor × saturated tf.
@@ -997,7 +1002,7 @@
       scan(q.entries[qi], function (d, t) {
         var s = idfq * t * (k1 + 1) / (t + k1);
         literalStamp[d] = qi;
-        if (bestStamp[d] === qi) s = Math.max(s, cw * idfq * bestSat[d]);
+        if (bestStamp[d] === qi) s = Math.max(s, cw * bestConcept[d]);
         if (expansionStamp[d] === qi) s = Math.max(s, expansionBest[d]);
         touch(d);
         bm25[d] += s;
@@ -1006,7 +1011,7 @@
       for (x = 0; x < credited.length; x++) {
         d = credited[x];
         if (literalStamp[d] === qi) continue;
-        var s = cw * idfq * bestSat[d];
+        var s = cw * bestConcept[d];
         if (expansionStamp[d] === qi) s = Math.max(s, expansionBest[d]);
         touch(d);
         bm25[d] += s;
@@ -1110,8 +1115,9 @@
         body(t);
       }
     }
-    // A text counts a query token's idf when it contains the token, else the larger of
-    // conceptWeight × idf (a concept covering it) and an expansion's factor (the expansion).
+    // A text counts a query token's idf when it contains the token, else the largest of
+    // conceptWeight × min(idf, the concept's idf) (a concept covering it) and an expansion's
+    // factor (the expansion).
     var alternative = Object.create(null);
     for (var qi = 0; qi < q.literalCount; qi++) {
       texts(q.entries[qi], function (t) { stamp[t] = qi; sums[t] += q.idfs[qi]; });
@@ -1123,8 +1129,10 @@
           else if (v > alternative[t]) alternative[t] = v;
         };
       };
-      var weight = meta.conceptWeight * q.idfs[qi];
-      for (var x = 0; x < q.coveredBy[qi].length; x++) texts(q.entries[q.coveredBy[qi][x]], offer(weight));
+      for (var x = 0; x < q.coveredBy[qi].length; x++) {
+        var qc = q.coveredBy[qi][x];
+        texts(q.entries[qc], offer(meta.conceptWeight * Math.min(q.idfs[qi], q.idfs[qc])));
+      }
       for (x = 0; x < q.expansions[qi].length; x++) texts(q.expansions[qi][x].entry, offer(q.expansions[qi][x].factor));
       for (x = 0; x < offered.length; x++) sums[offered[x]] += alternative[offered[x]];
     }

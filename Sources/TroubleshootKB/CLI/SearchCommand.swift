@@ -100,7 +100,7 @@ public struct SearchCommand: KBCommand {
                 for t in e.terms {
                     let fields = t.fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     var line = String(format: "     %@  idf %.3f  literal +%.4f", t.token, t.idf, t.literal)
-                    if let concept = t.concept { line += String(format: "  via %@ +%.4f", concept, t.viaConcept) }
+                    if let concept = t.concept { line += String(format: "  via %@ idf %.3f +%.4f", concept, t.conceptIdf, t.viaConcept) }
                     if let e = t.expansion {
                         line += String(format: "  via %@ %@ +%.4f", e.kind == .prefix ? "prefix" : "typo", e.token, t.viaExpansion)
                     }

@@ -104,9 +104,10 @@ public struct SearchParameters: Sendable, Hashable, Codable {
     public var fieldWeights: [Double] = [3, 3, 2.5, 1.5, 1.2, 1.2, 1, 0.5]
     /// Positions stored per (token, field text); later occurrences count for tf only.
     public var maxPositions: Int = 8
-    /// Share of a concept token's BM25 contribution (and best-text weight) relative to a
-    /// literal token's (docs/search.md, "Cross-language search").
-    public var conceptWeight: Double = 0.5
+    /// Multiplies what a glossary concept contributes for a query token (and its best-text
+    /// weight), which is already scored at the smaller of the token's and the concept's idf; at 1 a
+    /// concept match counts like a literal token as rare as the concept (docs/search.md §10.3).
+    public var conceptWeight: Double = 1.0
 
     public init() {}
 

@@ -188,7 +188,8 @@ extension SearchIndex {
         var conceptSat = [[(Int32, Double)]](repeating: [], count: q.tokens.count)
         var literalStamp = [Int32](repeating: -1, count: stamped ? n : 0)
         var bestStamp = [Int32](repeating: -1, count: stamped ? n : 0)
-        var bestSat = [Double](repeating: 0, count: stamped ? n : 0)
+        /// Per document: the best `min(idf(q), idf(c)) × sat_c` over the concepts covering `q`.
+        var bestConcept = [Double](repeating: 0, count: stamped ? n : 0)
         var expansionStamp = [Int32](repeating: -1, count: hasExpansions ? n : 0)
         var expansionBest = [Double](repeating: 0, count: hasExpansions ? n : 0)
         var credited: [Int32] = []
@@ -230,17 +231,20 @@ extension SearchIndex {
             for qi in 0..<q.literalCount {
                 let idfq = q.idfs[qi]
                 let stamp = Int32(qi)
-                // Through the glossary: the best saturated tf among the concepts covering the token.
+                // Through the glossary: a covering concept scores like a literal token as rare as
+                // the concept (and never weighs more than the token typed); the best concept counts.
                 credited.removeAll(keepingCapacity: true)
                 for qc in q.coveredBy[qi] {
+                    let conceptIdf = min(idfq, q.idfs[qc])
                     for (d32, sat) in conceptSat[qc] {
                         let d = Int(d32)
+                        let v = conceptIdf * sat
                         if bestStamp[d] != stamp {
                             bestStamp[d] = stamp
-                            bestSat[d] = sat
+                            bestConcept[d] = v
                             credited.append(d32)
-                        } else if sat > bestSat[d] {
-                            bestSat[d] = sat
+                        } else if v > bestConcept[d] {
+                            bestConcept[d] = v
                         }
                     }
                 }
@@ -265,7 +269,7 @@ extension SearchIndex {
                     var s = idfq * tfTilde * (k1 + 1) / (tfTilde + k1)
                     if stamped {
                         literalStamp[d] = stamp
-                        if bestStamp[d] == stamp { s = max(s, conceptWeight * idfq * bestSat[d]) }
+                        if bestStamp[d] == stamp { s = max(s, conceptWeight * bestConcept[d]) }
                         if expands && expansionStamp[d] == stamp { s = max(s, expansionBest[d]) }
                     }
                     if !seen[d] { seen[d] = true; touched.append(Int32(d)) }
@@ -274,7 +278,7 @@ extension SearchIndex {
                 }
                 for d32 in credited where literalStamp[Int(d32)] != stamp {
                     let d = Int(d32)
-                    var s = conceptWeight * idfq * bestSat[d]
+                    var s = conceptWeight * bestConcept[d]
                     if expands && expansionStamp[d] == stamp { s = max(s, expansionBest[d]) }
                     if !seen[d] { seen[d] = true; touched.append(d32) }
                     bm25[d] += s
@@ -411,9 +415,9 @@ extension SearchIndex {
                 r += 1
             }
         }
-        // A text counts a query token's idf when it contains the token, else the larger of
-        // conceptWeight × idf when it contains a concept covering it and an expansion's factor
-        // when it contains the expansion.
+        // A text counts a query token's idf when it contains the token, else the largest of
+        // conceptWeight × min(idf, the concept's idf) for a concept covering it that it contains
+        // and an expansion's factor for an expansion it contains.
         var stamp = [Int](repeating: -1, count: count)
         var alternative = [Double](repeating: 0, count: count)
         var touchedTexts: [Int] = []
@@ -425,8 +429,10 @@ extension SearchIndex {
                 if stamp[t] != -2 - qi { stamp[t] = -2 - qi; alternative[t] = v; touchedTexts.append(t) }
                 else if v > alternative[t] { alternative[t] = v }
             }
-            let weight = parameters.conceptWeight * q.idfs[qi]
-            for qc in q.coveredBy[qi] { texts(lists[qc]) { t in offer(t, weight) } }
+            for qc in q.coveredBy[qi] {
+                let weight = parameters.conceptWeight * min(q.idfs[qi], q.idfs[qc])
+                texts(lists[qc]) { t in offer(t, weight) }
+            }
             for (factor, list) in expansionLists[qi] { texts(list) { t in offer(t, factor) } }
             for t in touchedTexts { sums[t] += alternative[t] }
         }
@@ -458,10 +464,13 @@ public struct SearchExplanation: Sendable {
         public var idf: Double
         /// BM25F contribution of the token itself.
         public var literal: Double
-        /// Contribution through the glossary: conceptWeight × idf × the best saturated tf of a covering concept.
+        /// Contribution through the glossary: conceptWeight × the best `min(idf, the concept's idf) ×
+        /// saturated tf of the concept` over the covering concepts.
         public var viaConcept: Double
-        /// The covering concept with that best tf, if any.
+        /// The covering concept with that best contribution, if any.
         public var concept: String?
+        /// That concept's own idf (`viaConcept` uses the smaller of it and `idf`).
+        public var conceptIdf: Double = 0
         /// Contribution through a prefix or typo expansion: weight × min(idf, the expansion's
         /// idf) × the expansion's saturated tf, the best over the token's expansions.
         public var viaExpansion: Double = 0
@@ -512,13 +521,13 @@ extension SearchIndex {
             let has = hasRecord(q.ids[qi], doc: d)
             let (t, fields) = tfTilde(q.ids[qi])
             let literal = has ? idfq * t * (k1 + 1) / (t + k1) : 0
-            var best = -1.0, concept: String? = nil
+            var best = -1.0, concept: String? = nil, conceptIdf = 0.0
             for qc in q.coveredBy[qi] where hasRecord(q.ids[qc], doc: d) {
                 let (tc, _) = tfTilde(q.ids[qc])
-                let sat = tc * (k1 + 1) / (tc + k1)
-                if sat > best { best = sat; concept = SearchGlossary.conceptID(ofToken: q.tokens[qc]) }
+                let v = min(idfq, q.idfs[qc]) * (tc * (k1 + 1) / (tc + k1))
+                if v > best { best = v; concept = SearchGlossary.conceptID(ofToken: q.tokens[qc]); conceptIdf = q.idfs[qc] }
             }
-            let via = best >= 0 ? parameters.conceptWeight * idfq * best : 0
+            let via = best >= 0 ? parameters.conceptWeight * best : 0
             var viaExpansion = -1.0, expansion: SearchExpansion? = nil
             for e in q.expansions[qi] where hasRecord(e.id, doc: d) {
                 let (te, _) = tfTilde(e.id)
@@ -529,7 +538,7 @@ extension SearchIndex {
             let covered = has || best >= 0 || expansion != nil
             if covered { matched += idfq }
             terms.append(.init(token: q.tokens[qi], idf: idfq, literal: literal, viaConcept: via, concept: concept,
-                               viaExpansion: max(0, viaExpansion), expansion: expansion, covered: covered, fields: fields))
+                               conceptIdf: conceptIdf, viaExpansion: max(0, viaExpansion), expansion: expansion, covered: covered, fields: fields))
         }
         let results = search(query: query, limit: ids.count, snippetLength: 0)
         let coverage = q.sumIdf > 0 ? matched / q.sumIdf : 0

@@ -45,6 +45,44 @@ import Testing
         #expect(plain.search(query: "导航栏 颜色").map(\.id) == ["zh"])
     }
 
+    /// A concept weighs what a literal token as rare as the concept would (docs/search.md §10.3):
+    /// a concept three entries share counts less than one a single entry has.
+    @Test func aConceptManyEntriesShareWeighsLessThanARareOne() throws {
+        let text: (String) -> [SearchField: [FieldText]] = { [.title: [FieldText($0)]] }
+        let index = SearchIndex.build(documents: [
+            SearchDocument(id: "a-scroll-1", lang: "ko", title: "x", fields: text("스크롤 문제")),
+            SearchDocument(id: "a-scroll-2", lang: "ko", title: "x", fields: text("스크롤 문제")),
+            SearchDocument(id: "a-scroll-3", lang: "ko", title: "x", fields: text("스크롤 문제")),
+            SearchDocument(id: "z-keyboard", lang: "ko", title: "x", fields: text("키보드 문제")),
+        ], glossary: Self.glossary)
+        // Both query words are unknown to the index (same idf); only the concepts tell them apart.
+        let results = index.search(query: "键盘 滚动")
+        #expect(results.map(\.id) == ["z-keyboard", "a-scroll-1", "a-scroll-2", "a-scroll-3"])
+        let rare = index.explain(query: "键盘 滚动", doc: 3).terms[0]
+        let shared = index.explain(query: "键盘 滚动", doc: 0).terms[1]
+        #expect(rare.concept == "keyboard" && shared.concept == "scroll")
+        #expect(rare.idf == shared.idf)
+        #expect(shared.conceptIdf < rare.conceptIdf)
+        #expect(shared.viaConcept < rare.viaConcept)
+    }
+
+    /// A concept rarer than the query token it covers counts at the token's idf, not more.
+    @Test func aConceptNeverWeighsMoreThanTheTokenTyped() throws {
+        let text: (String) -> [SearchField: [FieldText]] = { [.title: [FieldText($0)]] }
+        let index = SearchIndex.build(documents: [
+            SearchDocument(id: "menu-1", lang: "zh-Hans", title: "x", fields: text("导航菜单")),
+            SearchDocument(id: "menu-2", lang: "zh-Hans", title: "x", fields: text("导航菜单")),
+            SearchDocument(id: "menu-3", lang: "zh-Hans", title: "x", fields: text("导航菜单")),
+            SearchDocument(id: "nav-bar", lang: "ko", title: "x", fields: text("내비게이션 바")),
+        ], glossary: Self.glossary)
+        let terms = index.explain(query: "导航栏", doc: 3).terms
+        #expect(terms.map(\.token) == ["导航", "航栏"])
+        #expect(terms.allSatisfy { $0.concept == "navigation-bar" })
+        // 导航 is in three entries, the concept in one: the concept counts at 导航's idf there.
+        #expect(terms[0].idf < terms[0].conceptIdf)
+        #expect(terms[0].viaConcept < terms[1].viaConcept)
+    }
+
     @Test func snippetsHighlightTheTermFoundThroughTheGlossary() throws {
         let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: Self.glossary)
         let hit = try #require(index.search(query: "키보드 스크롤").first { $0.id == "ja-keyboard-avoidance" })
@@ -123,7 +161,7 @@ import Testing
         #expect(via.map { $0["id"]! } == ["navigation-bar", "hairline", "remove"])
         #expect(via.first?["name"] == "navigation bar")
         let explained = Self.kb(["search", "导航栏 阴影线 去掉", "--explain", "--limit", "1"])
-        #expect(explained.stdout.contains("via hairline"))
+        #expect(explained.stdout.contains("via hairline idf "))
     }
 
     @Test func analyzeShowsConceptTokens() {
