@@ -32,7 +32,7 @@ public struct LintCommand: KBCommand {
     public func run(_ context: CommandContext) throws -> Int32 {
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
         let (locations, locatorDiagnostics) = try EntryLocator.locate(paths, workingDirectory: context.workingDirectory)
-        let knownIDs = Self.knownIDs(for: locations)
+        let knownIDs = EntryLocator.knownIDs(for: locations)
         var (entryCount, diagnostics) = Linter().lint(locations, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs)
         diagnostics = (context.root?.diagnostics ?? []) + diagnostics
         // The glossary of each entries folder that was linted as a whole.
@@ -69,23 +69,10 @@ public struct LintCommand: KBCommand {
         let diagnostics: [Diagnostic]
     }
 
-    /// Ids that `related` may name: every entry folder beside the linted ones.
-    static func knownIDs(for locations: [EntryLocation]) -> Set<String> {
-        var ids = Set(locations.map(\.folderName))
-        for root in Set(locations.map(\.root)) {
-            // Folders already located are known; only the others are looked at.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where !ids.contains(name) &&
-                FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(name + "/" + EntryLocator.entryFileName)) {
-                ids.insert(name)
-            }
-        }
-        return ids
-    }
-
     static func format(_ diagnostic: Diagnostic, style: TerminalStyle) -> String {
         let position = diagnostic.location.map { ":\($0.line):\($0.column)" } ?? ""
         let severity = diagnostic.severity == .error ? style.red(style.bold("error:")) : style.yellow(style.bold("warning:"))
-        return "\(style.bold(diagnostic.path + position + ":")) \(severity) \(diagnostic.message) \(style.dim("[\(diagnostic.rule)]"))"
+        return "\(style.bold(diagnostic.path + position + ":")) \(severity) \(diagnostic.message) \(style.dim("[\(diagnostic.rule.id)]"))"
     }
 }
 
