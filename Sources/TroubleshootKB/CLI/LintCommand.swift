@@ -11,25 +11,32 @@ public struct LintCommand: KBCommand {
         options: [
             .init(["--strict"], help: "Treat warnings as errors."),
             .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
+            .init(["--list-rules"], help: "Print every rule (id, severity, summary; see docs/lint-rules.md) and lint nothing."),
         ]
     )
 
     public let paths: [String]
     public let strict: Bool
     public let format: String
+    public let listRules: Bool
 
     public init(_ arguments: ParsedArguments) throws {
         paths = arguments.positionals
         strict = arguments.flag("--strict")
         format = try arguments.choice("--format", ["text", "json"], default: "text")
+        listRules = arguments.flag("--list-rules")
     }
 
     /// Paths named on the command line need no knowledge base around them.
-    public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty ? .required : .optional }
+    public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty && !listRules ? .required : .optional }
     /// kb.yaml's problems are lint findings: counted, in the JSON, errors under --strict.
     public var reportsConfigurationDiagnostics: Bool { true }
 
     public func run(_ context: CommandContext) throws -> Int32 {
+        if listRules {
+            context.stdout.print(LintRuleReference.table)
+            return ExitCode.success
+        }
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
         let (locations, locatorDiagnostics) = try EntryLocator.locate(paths, workingDirectory: context.workingDirectory)
         let knownIDs = EntryLocator.knownIDs(for: locations)

@@ -9,6 +9,16 @@ public struct LintRuleDocumentation: Sendable {
     public let bad: String
     public let good: String
 
+    /// The fence language of the examples: settings and front-matter lines are YAML, whole
+    /// entries Markdown.
+    public var exampleLanguage: String {
+        switch area {
+        case .configuration, .glossary: "yaml"
+        case .frontMatter: bad.hasPrefix("#") ? "markdown" : "yaml"
+        default: "markdown"
+        }
+    }
+
     init(_ area: LintRule.Area, _ severity: Diagnostic.Severity, _ summary: String, _ details: String,
          bad: String = "", good: String = "") {
         self.area = area

@@ -8,7 +8,12 @@ public struct Linter: Sendable {
     static let idPattern = try! NSRegularExpression(pattern: "^[a-z0-9]+(-[a-z0-9]+)*$")
     static let datePattern = try! NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
-    public init() {}
+    /// The worlds a scenario may name (`@world:<name>`), whose steps must match.
+    public let worlds: [WorldType]
+
+    public init(worlds: [WorldType] = ScenarioWorlds.all) {
+        self.worlds = worlds
+    }
 
     /// What linting one file found, and the id it claims (for the cross-entry duplicate-id rule).
     struct FileOutcome {
@@ -154,7 +159,7 @@ public struct Linter: Sendable {
                 report(meta.locations["scenario"], "scenario file '\(scenario)' does not exist", .missingScenario)
             }
         }
-        if let location { out += ScenarioLinkRule.check(entry, location: location) }
+        if let location { out += ScenarioLinkRule.check(entry, location: location, worlds: worlds) }
         out += CJKEmphasisRule.check(entry)
         out += ImportTodoRule.check(entry)
         return out
@@ -202,7 +207,7 @@ enum ImportTodoRule {
 /// The entry's scenario file: it parses, its record tags name records of the entry, its steps
 /// are defined, and (when there is one) every attempt has a scenario.
 enum ScenarioLinkRule {
-    static func check(_ entry: Entry, location: EntryLocation) -> [Diagnostic] {
+    static func check(_ entry: Entry, location: EntryLocation, worlds: [WorldType]) -> [Diagnostic] {
         guard let file = EntryScenarioFile.load(entry: entry, location: location) else { return [] }
         if let readError = file.readError {
             // A declared path that is missing or leaves the folder is reported by the `scenario`
@@ -239,9 +244,9 @@ enum ScenarioLinkRule {
         let stepInfo = ScenarioRunner.stepInfo(document)
         for pickle in pickles {
             let worldName = ScenarioWorlds.name(for: pickle.tags.map(\.name))
-            guard let world = ScenarioWorlds.named(worldName) else {
+            guard let world = worlds.first(where: { $0.name == worldName }) else {
                 out.append(Diagnostic(path: file.displayPath, location: pickle.location, severity: .error,
-                                      message: "no world named '\(worldName)' (known: \(ScenarioWorlds.all.map(\.name).joined(separator: ", ")))",
+                                      message: "no world named '\(worldName)' (known: \(worlds.map(\.name).joined(separator: ", ")))",
                                       rule: .unknownWorld))
                 continue
             }
