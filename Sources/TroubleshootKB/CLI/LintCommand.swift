@@ -2,17 +2,16 @@ import Foundation
 
 /// `kb lint`: checks entries and prints compiler-style diagnostics.
 public struct LintCommand: KBCommand {
+    public static let strictOption = CommandOption(["--strict"], help: "Treat warnings as errors.")
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"])
+    public static let listRulesOption = CommandOption(["--list-rules"], help: "Print every rule (id, severity, summary; see docs/lint-rules.md) and lint nothing.")
+
     public static let configuration = CommandConfiguration(
         name: "lint",
         abstract: "Check entries for format errors and likely mistakes.",
-        usage: "kb lint [<paths> ...] [--strict] [--format text|json]",
-        discussion: "Prints one line per problem: path:line:col: error|warning: message [rule-id].",
-        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", completion: .files)],
-        options: [
-            .init(["--strict"], help: "Treat warnings as errors."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
-            .init(["--list-rules"], help: "Print every rule (id, severity, summary; see docs/lint-rules.md) and lint nothing."),
-        ]
+        discussion: "Prints one line per problem: path:line:col: error|warning: message [rule-id]. The rules are in docs/lint-rules.md.",
+        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", arity: .zeroOrMore, completion: .files)],
+        options: [strictOption, formatOption, listRulesOption]
     )
 
     public let paths: [String]
@@ -22,9 +21,9 @@ public struct LintCommand: KBCommand {
 
     public init(_ arguments: ParsedArguments) throws {
         paths = arguments.positionals
-        strict = arguments.flag("--strict")
-        format = try arguments.choice("--format", ["text", "json"], default: "text")
-        listRules = arguments.flag("--list-rules")
+        strict = arguments.flag(Self.strictOption)
+        format = try arguments.choice(Self.formatOption, default: "text")
+        listRules = arguments.flag(Self.listRulesOption)
     }
 
     /// Paths named on the command line need no knowledge base around them.
