@@ -2,7 +2,7 @@ import Foundation
 
 /// `kb import FILE|-`: drafts an entry from a pasted write-up.
 public struct ImportCommand: KBCommand {
-    public static let langOption = CommandOption(["--lang"], value: "lang", help: "The language: zh-Hans, zh-Hant, ko, ja or en (default: detected from the text).", choices: ["zh-Hans", "zh-Hant", "ko", "ja", "en"])
+    public static let langOption = CommandOption(["--lang"], value: "lang", help: "The language: zh-Hans, zh-Hant, ko, ja or en (default: detected from the text).", choices: EntryMetadata.knownLanguages)
     public static let idOption = CommandOption(["--id"], value: "id", help: "The entry id (default: a slug of the title's ASCII words and API names).")
     public static let writeOption = CommandOption(["--write"], help: "Create entries/<id>/entry.md instead of printing the draft; never overwrites.")
 
@@ -26,10 +26,7 @@ public struct ImportCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1 else { throw UsageError("expected one input file (or - for standard input)") }
         input = arguments.positionals[0]
-        lang = arguments.value(Self.langOption)
-        if let lang, !EntryMetadata.knownLanguages.contains(lang) {
-            throw UsageError("'\(Self.langOption.key)' must be one of \(EntryMetadata.knownLanguages.joined(separator: ", ")), got '\(lang)'")
-        }
+        lang = try arguments.choice(Self.langOption)
         id = arguments.value(Self.idOption)
         if let id, !Linter.matches(Linter.idPattern, id) {
             throw UsageError("'\(Self.idOption.key)' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")

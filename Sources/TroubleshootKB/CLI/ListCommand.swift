@@ -73,9 +73,7 @@ public struct EntryFilter: Sendable {
     public init(_ arguments: ParsedArguments) throws {
         lang = arguments.value(Self.langOption)
         tag = arguments.value(Self.tagOption)
-        if arguments.value(Self.statusOption) != nil {
-            status = EntryMetadata.Status(rawValue: try arguments.choice(Self.statusOption, default: ""))
-        }
+        status = try arguments.choice(Self.statusOption).flatMap(EntryMetadata.Status.init(rawValue:))
     }
 
     public func matches(_ entry: Entry) -> Bool {

@@ -28,12 +28,9 @@ public struct NewCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         let words = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         title = words.isEmpty ? nil : words
-        lang = arguments.value(Self.langOption)
+        lang = try arguments.choice(Self.langOption)
         id = arguments.value(Self.idOption)
         from = arguments.value(Self.fromOption)
-        if let lang, !DraftTemplate.languages.contains(lang) {
-            throw UsageError("'\(Self.langOption.key)' must be one of \(DraftTemplate.languages.joined(separator: ", ")), got '\(lang)'")
-        }
         if let id, !Linter.matches(Linter.idPattern, id) {
             throw UsageError("'\(Self.idOption.key)' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")
         }

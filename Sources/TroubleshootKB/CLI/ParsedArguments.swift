@@ -89,13 +89,18 @@ public struct ParsedArguments: Sendable {
         value(option) == nil ? nil : try int(option, default: 0, range: range)
     }
 
-    /// A value of an option with fixed choices (its declared `choices`).
-    public func choice(_ option: CommandOption, default defaultValue: String) throws -> String {
+    /// A value of an option with fixed choices (its declared `choices`), nil when not given.
+    public func choice(_ option: CommandOption) throws -> String? {
         assert(!option.choices.isEmpty, "\(option.key) declares no choices")
-        guard let text = value(option) else { return defaultValue }
+        guard let text = value(option) else { return nil }
         guard option.choices.contains(text) else {
             throw UsageError("'\(option.key)' must be one of \(option.choices.joined(separator: ", ")), got '\(text)'")
         }
         return text
+    }
+
+    /// A value of an option with fixed choices, or `defaultValue` when not given.
+    public func choice(_ option: CommandOption, default defaultValue: String) throws -> String {
+        try choice(option) ?? defaultValue
     }
 }
