@@ -131,6 +131,9 @@ struct LintCase: CustomTestStringConvertible, Sendable {
             #expect(actual.contains { $0.0 == rule && $0.1 == location },
                     "expected [\(rule)] at \(location); got \(diagnostics.map(\.formatted))")
         }
+        for (rule, _) in expected {
+            #expect(LintRule(id: rule) != nil, "⟦\(rule)⟧ is not a registered rule")
+        }
         let expectedRules = Set(expected.map(\.rule))
         let unexpected = diagnostics.filter { !expectedRules.contains($0.rule.id) && $0.rule != .missingKey }
         #expect(unexpected.isEmpty, "unexpected: \(unexpected.map(\.formatted))")

@@ -46,7 +46,7 @@ extension LintRule {
         case .nulByte: .init(.file, .error, "The file contains a NUL byte.",
             "A NUL byte is a sign of a binary or UTF-16 file saved as `entry.md`.")
         case .fileTooLarge: .init(.file, .error, "The entry file is larger than 1 MiB.",
-            "Entries are read whole into memory and into the search index; a larger file is not read. Move logs and long outputs to an attachment and keep the excerpt that matters.")
+            "Entries are read whole into memory and into the search index; a larger file is not read. Keep the excerpt of a long log or output that matters, not all of it.")
         case .io: .init(.file, .error, "The file cannot be read.",
             "The operating system refused to read it: permissions, or a folder where a file was expected.")
         case .frontMatter: .init(.frontMatter, .error, "The front matter is missing or is not valid YAML.",
