@@ -93,3 +93,86 @@ import Testing
         #expect(noColor.bold("x") == "x")
     }
 }
+
+/// Usage lines and help are made from each command's declarations, and show everything it accepts.
+@Suite struct CommandDeclarationTests {
+    static let commandNames = KBCommandLine.commands.map { $0.configuration.name }
+
+    @Test(arguments: commandNames)
+    func helpAndUsageShowEveryOption(_ name: String) throws {
+        let configuration = try #require(KBCommandLine.command(named: name)?.configuration)
+        let help = TestSupport.kb(["help", name], in: "/")
+        #expect(help.code == 0, "\(help.stderr)")
+        #expect(TestSupport.kb([name, "--help"], in: "/").stdout == help.stdout)
+        let usage = configuration.usage
+        #expect(usage.hasPrefix("kb \(name)"))
+        // The help's usage is the same line, wrapped between its parts.
+        let helpUsage = help.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("USAGE: ") } ?? ""
+        #expect(helpUsage.split(whereSeparator: \.isWhitespace) == ("USAGE: " + usage).split(whereSeparator: \.isWhitespace), "\(helpUsage)")
+        for option in configuration.options {
+            for optionName in option.names {
+                #expect(help.stdout.contains(optionName), "kb help \(name) does not show \(optionName)")
+                // Every name is accepted, with a value where the option takes one.
+                let parsed = try ParsedArguments([optionName] + (option.takesValue ? ["value"] : []), configuration: configuration)
+                #expect(parsed.positionals.isEmpty)
+            }
+        }
+        for option in configuration.ownOptions {
+            #expect(usage.contains(option.usage), "the usage of kb \(name) lacks \(option.usage): \(usage)")
+        }
+        for option in CommandConfiguration.commonOptions {
+            #expect(!usage.contains(option.key), "common options are not repeated in each usage line")
+        }
+        for argument in configuration.arguments {
+            #expect(usage.contains(argument.usage), "the usage of kb \(name) lacks \(argument.usage): \(usage)")
+            #expect(help.stdout.contains("<\(argument.name)>"))
+        }
+        // A usage error prints the same line; the manual page shows it too.
+        let wrong = TestSupport.kb([name, "--no-such-option"], in: "/")
+        #expect(wrong.code == ExitCode.usage)
+        #expect(wrong.stderr.contains("Usage: \(usage)\n"), "\(wrong.stderr)")
+        #expect(ManualPage(commands: KBCommandLine.commands.map { $0.configuration }).roff.contains("Usage: \\fB" + ManualPage.escape(usage) + "\\fR"))
+    }
+
+    struct UsageCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let arguments: [CommandArgument]
+        let options: [CommandOption]
+        let usage: String
+        var testDescription: String { name }
+    }
+
+    static let usageCases: [UsageCase] = [
+        .init(name: "flag, value option, repeated argument",
+              arguments: [.init("query", help: "q", arity: .oneOrMore)],
+              options: [.init(["--limit"], value: "n", help: "l"), .init(["--explain"], help: "e")],
+              usage: "kb demo [--limit <n>] [--explain] <query> ..."),
+        .init(name: "short and long names use the long one",
+              arguments: [], options: [.init(["-j", "--jobs"], value: "n", help: "j")],
+              usage: "kb demo [--jobs <n>]"),
+        .init(name: "required, optional and any number of arguments",
+              arguments: [.init("action", help: "a"), .init("dir", help: "d", arity: .optional), .init("rest", help: "r", arity: .zeroOrMore)],
+              options: [], usage: "kb demo <action> [<dir>] [<rest> ...]"),
+        .init(name: "nothing to declare", arguments: [], options: [], usage: "kb demo"),
+    ]
+
+    @Test(arguments: usageCases)
+    func usageLineIsMadeFromTheDeclarations(_ testCase: UsageCase) {
+        let configuration = CommandConfiguration(name: "demo", abstract: "A demo.", arguments: testCase.arguments, options: testCase.options)
+        #expect(configuration.usage == testCase.usage)
+        #expect(configuration.help.contains("USAGE: " + testCase.usage) || testCase.usage.count > 72)
+    }
+
+    @Test func longUsageWrapsUnderTheFirstOption() {
+        let options = (1...8).map { CommandOption(["--option-\($0)"], value: "value", help: "o") }
+        let configuration = CommandConfiguration(name: "demo", abstract: "A demo.", options: options)
+        let lines = configuration.wrappedUsage(prefix: "USAGE: ").split(separator: "\n")
+        #expect(lines.count > 1)
+        for line in lines {
+            #expect(line.count <= 80, "\(line)")
+        }
+        for line in lines.dropFirst() {
+            #expect(line.hasPrefix(String(repeating: " ", count: "USAGE: kb demo ".count) + "["), "\(line)")
+        }
+    }
+}

@@ -24,7 +24,7 @@ import Testing
             ja: [バー]
         """
         let (_, diagnostics) = Glossary.read(bytes: Array(text.utf8), path: "glossary.yaml")
-        let rules = diagnostics.map { "\($0.rule)@\($0.location!.line)" }
+        let rules = diagnostics.map { "\($0.rule.id)@\($0.location!.line)" }
         #expect(rules.contains("glossary-duplicate@3"))       // bar twice in a
         #expect(rules.contains("glossary-language@4"))        // fr
         #expect(rules.contains("glossary-term-conflict@7"))   // Bar in a and b

@@ -126,13 +126,16 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         if let entry = result.entry {
             diagnostics += Linter().lint(entry, location: nil, knownIDs: ["test-entry"])
         }
-        let actual = diagnostics.compactMap { d in d.location.map { (d.rule, $0) } }
+        let actual = diagnostics.compactMap { d in d.location.map { (d.rule.id, $0) } }
         for (rule, location) in expected {
             #expect(actual.contains { $0.0 == rule && $0.1 == location },
                     "expected [\(rule)] at \(location); got \(diagnostics.map(\.formatted))")
         }
+        for (rule, _) in expected {
+            #expect(LintRule(id: rule) != nil, "⟦\(rule)⟧ is not a registered rule")
+        }
         let expectedRules = Set(expected.map(\.rule))
-        let unexpected = diagnostics.filter { !expectedRules.contains($0.rule) && $0.rule != "missing-key" }
+        let unexpected = diagnostics.filter { !expectedRules.contains($0.rule.id) && $0.rule != .missingKey }
         #expect(unexpected.isEmpty, "unexpected: \(unexpected.map(\.formatted))")
     }
 
@@ -141,7 +144,7 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         bytes.append(0xFF)
         let result = EntryParser().parse(bytes: bytes, path: "x/entry.md", folderName: "x")
         #expect(result.entry == nil)
-        #expect(result.diagnostics.first?.rule == "invalid-utf8")
+        #expect(result.diagnostics.first?.rule == .invalidUTF8)
         #expect(result.diagnostics.first?.location == SourceLocation(line: 4, column: 3))
     }
 }

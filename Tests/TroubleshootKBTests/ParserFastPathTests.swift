@@ -155,7 +155,7 @@ import Testing
         #expect(EntryParser.firstInvalidUTF8Offset(bytes) == bytes.count - 3)
         let result = EntryParser().parse(bytes: bytes, path: "e/entry.md", folderName: "e")
         #expect(result.entry == nil)
-        #expect(result.diagnostics.map(\.rule) == ["invalid-utf8"])
+        #expect(result.diagnostics.map(\.rule) == [.invalidUTF8])
     }
 
     /// cmark writes the noncharacters `&#xFFFF;` and `&#xFFFE;` as the single bytes FF and FE:

@@ -4,10 +4,15 @@ import Synchronization
 
 /// `kb build`: the static site.
 public struct BuildCommand: KBCommand {
+    public static let outOption = CommandOption(["--out"], value: "dir", help: "Output folder (default: kb.yaml's 'output' under the root, else _site).")
+    public static let baseURLOption = CommandOption(["--base-url"], value: "path-or-url", help: "Where the site is served (/kb/ or https://example.com/kb/); used only in sitemap.xml, feed.xml, canonical links and 404.html (default: kb.yaml's 'base_url').")
+    public static let unsafeHTMLOption = CommandOption(["--unsafe-html"], help: "Keep raw HTML written in entries (omitted by default).")
+    public static let cleanOption = CommandOption(["--clean"], help: "Build every page and search file again, even over a site kb build made.")
+    public static let timingsOption = CommandOption(["--timings"], help: "After the summary, print the seconds each build step took (to standard error).")
+
     public static let configuration = CommandConfiguration(
         name: "build",
         abstract: "Build the static site (default: _site/).",
-        usage: "kb build [--out <dir>] [--base-url <path-or-url>] [--unsafe-html] [--clean] [--timings]",
         discussion: """
         Reads the entries folder, the check report (.kb/check-report.json) when present, and the
         theme: the built-in one, with the files of kb.yaml's 'theme' folder (or KB_SITE) in place
@@ -21,13 +26,7 @@ public struct BuildCommand: KBCommand {
         entries were added, removed or renamed, when many changed, and when the options, kb.yaml's
         site settings, the theme, the glossary, the check report or kb itself changed.
         """,
-        options: [
-            .init(["--out"], value: "dir", help: "Output folder (default: kb.yaml's 'output' under the root, else _site)."),
-            .init(["--base-url"], value: "path-or-url", help: "Where the site is served (/kb/ or https://example.com/kb/); used only in sitemap.xml, feed.xml, canonical links and 404.html (default: kb.yaml's 'base_url')."),
-            .init(["--unsafe-html"], help: "Keep raw HTML written in entries (omitted by default)."),
-            .init(["--clean"], help: "Build every page and search file again, even over a site kb build made."),
-            .init(["--timings"], help: "After the summary, print the seconds each build step took (to standard error)."),
-        ]
+        options: [outOption, baseURLOption, unsafeHTMLOption, cleanOption, timingsOption]
     )
 
     /// `--out`, nil for kb.yaml's output folder.
@@ -42,15 +41,15 @@ public struct BuildCommand: KBCommand {
         guard arguments.positionals.isEmpty else {
             throw UsageError("unexpected argument '\(arguments.positionals[0])'")
         }
-        out = arguments.value("--out")
-        guard out?.isEmpty != true else { throw UsageError("'--out' needs a folder") }
-        baseURL = arguments.value("--base-url")
+        out = arguments.value(Self.outOption)
+        guard out?.isEmpty != true else { throw UsageError("'\(Self.outOption.key)' needs a folder") }
+        baseURL = arguments.value(Self.baseURLOption)
         if let baseURL, BaseURL(parsing: baseURL) == nil {
-            throw UsageError("'--base-url' must be a path starting with / (like /kb/) or an http(s) URL, got '\(baseURL)'")
+            throw UsageError("'\(Self.baseURLOption.key)' must be a path starting with / (like /kb/) or an http(s) URL, got '\(baseURL)'")
         }
-        unsafeHTML = arguments.flag("--unsafe-html")
-        timings = arguments.flag("--timings")
-        clean = arguments.flag("--clean")
+        unsafeHTML = arguments.flag(Self.unsafeHTMLOption)
+        timings = arguments.flag(Self.timingsOption)
+        clean = arguments.flag(Self.cleanOption)
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {

@@ -3,10 +3,18 @@ import Foundation
 /// `kb check`: runs the entries' scenarios and tells, per entry, whether its records still
 /// reproduce.
 public struct CheckCommand: KBCommand {
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output: text (summary table) or json (the report) (default: text).", choices: ["text", "json"])
+    public static let junitOption = CommandOption(["--junit"], value: "file", help: "Also write JUnit XML for CI.")
+    public static let jobsOption = CommandOption(["-j", "--jobs"], value: "n", help: "Check this many entries at a time (default: check.jobs of kb.yaml, else 1).")
+    public static let shardOption = CommandOption(["--shard"], value: "k/n", help: "Check only shard k of n (entries split by a hash of their id).")
+    public static let explainOption = CommandOption(["--explain"], value: "id", help: "Check one entry and show every step with its outcome.")
+    public static let mergeOption = CommandOption(["--merge"], help: "Combine shard reports given as arguments instead of checking.")
+    public static let reportOption = CommandOption(["--report"], value: "file", help: "Where to write the JSON report (default: .kb/check-report.json under the root).")
+    public static let timeoutOption = CommandOption(["--timeout"], value: "seconds", help: "Time limit in seconds per command a scenario runs (default: check.timeout of kb.yaml, else 60).")
+
     public static let configuration = CommandConfiguration(
         name: "check",
         abstract: "Run the entries' check scenarios: do the attempts and the fix still reproduce?",
-        usage: "kb check [<ids> ...] [--format text|json] [--junit <file>] [--jobs <n>] [--shard <k/n>] [--explain <id>] [--report <file>] [--timeout <seconds>] | kb check --merge <reports> ...",
         discussion: """
         Verdicts: reproduces (every linked scenario passed), stale (a scenario failed: the record no \
         longer describes what happens), broken (undefined or ambiguous steps, parse errors), skipped \
@@ -14,17 +22,8 @@ public struct CheckCommand: KBCommand {
         The JSON report is written to .kb/check-report.json under the knowledge base root (see \
         docs/scenario-language.md). --jobs and --timeout default to check.jobs and check.timeout of kb.yaml.
         """,
-        arguments: [.init("ids", help: "Entries to check (default: every entry with a scenario file); with --merge, report files.", completion: .entryIDs)],
-        options: [
-            .init(["--format"], value: "format", help: "Output: text (summary table) or json (the report) (default: text).", choices: ["text", "json"]),
-            .init(["--junit"], value: "file", help: "Also write JUnit XML for CI."),
-            .init(["-j", "--jobs"], value: "n", help: "Check this many entries at a time (default: check.jobs of kb.yaml, else 1)."),
-            .init(["--shard"], value: "k/n", help: "Check only shard k of n (entries split by a hash of their id)."),
-            .init(["--explain"], value: "id", help: "Check one entry and show every step with its outcome."),
-            .init(["--merge"], help: "Combine shard reports given as arguments instead of checking."),
-            .init(["--report"], value: "file", help: "Where to write the JSON report (default: .kb/check-report.json under the root)."),
-            .init(["--timeout"], value: "seconds", help: "Time limit in seconds per command a scenario runs (default: check.timeout of kb.yaml, else 60)."),
-        ]
+        arguments: [.init("ids", help: "Entries to check (default: every entry with a scenario file); with --merge, report files.", arity: .zeroOrMore, completion: .entryIDs)],
+        options: [formatOption, junitOption, jobsOption, shardOption, explainOption, mergeOption, reportOption, timeoutOption]
     )
 
     public let arguments: [String]
@@ -41,22 +40,22 @@ public struct CheckCommand: KBCommand {
 
     public init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments.positionals
-        format = try arguments.choice("--format", ["text", "json"], default: "text")
-        junit = arguments.value("--junit")
-        jobs = arguments.value("--jobs") == nil ? nil : try arguments.int("--jobs", default: 1, range: 1...256)
-        if let text = arguments.value("--shard") {
-            guard let shard = Shard(text) else { throw UsageError("'--shard' expects k/n with 1 ≤ k ≤ n, got '\(text)'") }
+        format = try arguments.choice(Self.formatOption, default: "text")
+        junit = arguments.value(Self.junitOption)
+        jobs = try arguments.int(Self.jobsOption, range: 1...256)
+        if let text = arguments.value(Self.shardOption) {
+            guard let shard = Shard(text) else { throw UsageError("'\(Self.shardOption.key)' expects k/n with 1 ≤ k ≤ n, got '\(text)'") }
             self.shard = shard
         } else {
             shard = nil
         }
-        explain = arguments.value("--explain")
-        merge = arguments.flag("--merge")
-        reportPath = arguments.value("--report")
-        timeout = arguments.value("--timeout") == nil ? nil : try arguments.int("--timeout", default: 60, range: 1...86_400)
-        if merge && self.arguments.isEmpty { throw UsageError("--merge needs the report files to combine") }
-        if merge && (explain != nil || shard != nil) { throw UsageError("--merge cannot be combined with --explain or --shard") }
-        if explain != nil && !self.arguments.isEmpty { throw UsageError("--explain takes the entry id; give no other ids") }
+        explain = arguments.value(Self.explainOption)
+        merge = arguments.flag(Self.mergeOption)
+        reportPath = arguments.value(Self.reportOption)
+        timeout = try arguments.int(Self.timeoutOption, range: 1...86_400)
+        if merge && self.arguments.isEmpty { throw UsageError("\(Self.mergeOption.key) needs the report files to combine") }
+        if merge && (explain != nil || shard != nil) { throw UsageError("\(Self.mergeOption.key) cannot be combined with \(Self.explainOption.key) or \(Self.shardOption.key)") }
+        if explain != nil && !self.arguments.isEmpty { throw UsageError("\(Self.explainOption.key) takes the entry id; give no other ids") }
     }
 
     /// Merging reports reads only the files named.

@@ -1,76 +1,73 @@
-/// Help text and option declarations of a command, in swift-argument-parser's shape.
+/// A command's declarations, in swift-argument-parser's shape: its name, abstract, discussion,
+/// positional arguments and options. The usage line and help are made from them.
 public struct CommandConfiguration: Sendable {
-    public struct Argument: Sendable {
-        public let name: String
-        public let help: String
-        /// What shell completion offers for it.
-        public let completion: ArgumentCompletion
-        public init(_ name: String, help: String, completion: ArgumentCompletion = .none) {
-            self.name = name
-            self.help = help
-            self.completion = completion
-        }
-    }
-
-    /// What shell completion offers for a positional argument.
-    public enum ArgumentCompletion: Sendable, Equatable {
-        case none
-        case files
-        case directories
-        case words([String])
-        /// The names of kb's subcommands (`kb help <subcommand>`).
-        case subcommands
-        /// The ids of the knowledge base's entries (`kb list --format ids`).
-        case entryIDs
-    }
-
-    public struct Option: Sendable {
-        public let names: [String]
-        /// Name of the value (`<format>`), nil for a flag.
-        public let valueName: String?
-        public let help: String
-        /// The values the option takes, when they are a fixed list (offered by shell completion).
-        public let choices: [String]
-        public init(_ names: [String], value: String? = nil, help: String, choices: [String] = []) {
-            self.names = names
-            self.valueName = value
-            self.help = help
-            self.choices = choices
-        }
-    }
+    public typealias Argument = CommandArgument
+    public typealias Option = CommandOption
 
     public let name: String
     public let abstract: String
-    public let usage: String
     public let discussion: String
     public let arguments: [Argument]
+    /// The command's own options, then the common ones.
     public let options: [Option]
 
-    public init(name: String, abstract: String, usage: String, discussion: String = "", arguments: [Argument] = [], options: [Option] = []) {
+    public init(name: String, abstract: String, discussion: String = "", arguments: [Argument] = [], options: [Option] = []) {
         self.name = name
         self.abstract = abstract
-        self.usage = usage
         self.discussion = discussion
         self.arguments = arguments
         self.options = options + Self.commonOptions
     }
 
+    public static let rootOption = CommandOption(["--root"], value: "dir", help: "The knowledge base to use (default: KB_ROOT, else the first folder here or above with kb.yaml or entries/).")
+    public static let verboseOption = CommandOption(["--verbose"], help: "Say which knowledge base and settings are used.")
+    public static let helpOption = CommandOption(["-h", "--help"], help: "Show help information.")
+
     /// Options every command accepts (also before the subcommand: `kb --root DIR search …`).
-    public static let commonOptions: [Option] = [
-        Option(["--root"], value: "dir", help: "The knowledge base to use (default: KB_ROOT, else the first folder here or above with kb.yaml or entries/)."),
-        Option(["--verbose"], help: "Say which knowledge base and settings are used."),
-        Option(["-h", "--help"], help: "Show help information."),
-    ]
+    public static let commonOptions: [Option] = [rootOption, verboseOption, helpOption]
+
+    /// The options the command declares itself (without the common ones).
+    public var ownOptions: [Option] {
+        options.filter { option in !Self.commonOptions.contains(option) }
+    }
+
+    /// The usage line: `kb search [--limit <n>] [--format <format>] [--explain] <query> ...`.
+    /// The common options are left out, as `--help` is in swift-argument-parser.
+    public var usage: String { usageParts.joined(separator: " ") }
+
+    /// The words of the usage line: `kb name`, each option, each argument.
+    var usageParts: [String] { ["kb \(name)"] + ownOptions.map(\.usage) + arguments.map(\.usage) }
+
+    /// The usage line wrapped at `width` columns after `prefix`, continued under the first option.
+    func wrappedUsage(prefix: String, width: Int = 80) -> String {
+        let parts = usageParts
+        let indent = String(repeating: " ", count: prefix.count + parts[0].count + 1)
+        var lines: [String] = []
+        var line = prefix + parts[0]
+        for part in parts.dropFirst() {
+            if line.count + 1 + part.count > width && line.count > indent.count {
+                lines.append(line)
+                line = indent + part
+            } else {
+                line += " " + part
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line of help: the name in a 24-column field (alone on its line when longer), the text.
+    static func helpColumn(_ left: String, _ right: String) -> String {
+        let pad = left.count < 24 ? String(repeating: " ", count: 24 - left.count) : "\n" + String(repeating: " ", count: 26)
+        return "  \(left)\(pad)\(right)"
+    }
 
     /// `OVERVIEW / USAGE / ARGUMENTS / OPTIONS` help.
     public var help: String {
         var lines = ["OVERVIEW: \(abstract)", ""]
         if !discussion.isEmpty { lines += [discussion, ""] }
-        lines += ["USAGE: \(usage)", ""]
-        func column(_ left: String, _ right: String) -> String {
-            let pad = left.count < 24 ? String(repeating: " ", count: 24 - left.count) : "\n" + String(repeating: " ", count: 26)
-            return "  \(left)\(pad)\(right)"
-        }
+        lines += [wrappedUsage(prefix: "USAGE: "), ""]
+        let column = Self.helpColumn
         if !arguments.isEmpty {
             lines.append("ARGUMENTS:")
             lines += arguments.map { column("<\($0.name)>", $0.help) }
@@ -78,8 +75,7 @@ public struct CommandConfiguration: Sendable {
         }
         lines.append("OPTIONS:")
         for option in options {
-            let names = option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? "")
-            lines.append(column(names, option.help))
+            lines.append(column(option.synopsis, option.help))
         }
         return lines.joined(separator: "\n")
     }

@@ -3,7 +3,6 @@ public struct CompletionsCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "completions",
         abstract: "Print a shell completion script for bash, zsh or fish.",
-        usage: "kb completions bash|zsh|fish",
         discussion: """
         Made from the subcommands and options kb declares, so it always matches this kb. \
         'make install' installs all three; by hand: kb completions bash > \

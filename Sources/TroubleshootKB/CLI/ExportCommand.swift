@@ -1,18 +1,19 @@
 /// `kb export --format json`: every record of every entry, with a schema version.
 public struct ExportCommand: KBCommand {
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: json (the only one).", choices: ["json"])
+
     public static let configuration = CommandConfiguration(
         name: "export",
         abstract: "Export every entry's records as JSON (schema in docs/export-schema.md).",
-        usage: "kb export [<paths> ...] --format json",
-        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", completion: .files)],
-        options: [.init(["--format"], value: "format", help: "Output format: json (the only one).", choices: ["json"])]
+        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", arity: .zeroOrMore, completion: .files)],
+        options: [formatOption]
     )
 
     public let paths: [String]
 
     public init(_ arguments: ParsedArguments) throws {
         paths = arguments.positionals
-        _ = try arguments.choice("--format", ["json"], default: "json")
+        _ = try arguments.choice(Self.formatOption, default: "json")
     }
 
     public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty ? .required : .optional }

@@ -3,10 +3,13 @@ import Foundation
 /// `kb glossary`: the concepts of `entries/glossary.yaml` and the entries that mention them;
 /// `kb glossary gaps`: frequent words of the entries that no concept covers yet.
 public struct GlossaryCommand: KBCommand {
+    public static let minEntriesOption = CommandOption(["--min-entries"], value: "n", help: "gaps: only words found in at least n entries (default: 2).")
+    public static let limitOption = CommandOption(["--limit"], value: "n", help: "gaps: at most n suggestions of each kind (default: 30).")
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"])
+
     public static let configuration = CommandConfiguration(
         name: "glossary",
         abstract: "List the glossary's concepts and the entries that mention them, or suggest missing concepts.",
-        usage: "kb glossary [gaps] [--min-entries <n>] [--limit <n>] [--format text|json]",
         discussion: """
         Without a subcommand, lists every concept of entries/glossary.yaml with its terms per \
         language and, per entry language, the entries that mention it (through any of its terms, \
@@ -14,12 +17,8 @@ public struct GlossaryCommand: KBCommand {
         bigrams and identifiers that occur in several entries outside every concept's terms: \
         candidates for new concepts or terms (docs/search.md, "Cross-language search").
         """,
-        arguments: [.init("subcommand", help: "gaps (optional).", completion: .words(["gaps"]))],
-        options: [
-            .init(["--min-entries"], value: "n", help: "gaps: only words found in at least n entries (default: 2)."),
-            .init(["--limit"], value: "n", help: "gaps: at most n suggestions of each kind (default: 30)."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
-        ]
+        arguments: [.init("subcommand", help: "gaps (optional).", arity: .optional, completion: .words(["gaps"]))],
+        options: [minEntriesOption, limitOption, formatOption]
     )
 
     public let gaps: Bool
@@ -37,9 +36,9 @@ public struct GlossaryCommand: KBCommand {
             gaps = true
         default: throw UsageError("expected at most one subcommand: gaps")
         }
-        minEntries = try arguments.int("--min-entries", default: 2, range: 1...100_000)
-        limit = try arguments.int("--limit", default: 30, range: 1...100_000)
-        format = try arguments.choice("--format", ["text", "json"], default: "text")
+        minEntries = try arguments.int(Self.minEntriesOption, default: 2, range: 1...100_000)
+        limit = try arguments.int(Self.limitOption, default: 30, range: 1...100_000)
+        format = try arguments.choice(Self.formatOption, default: "text")
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {

@@ -2,21 +2,20 @@ import Foundation
 
 /// `kb import FILE|-`: drafts an entry from a pasted write-up.
 public struct ImportCommand: KBCommand {
+    public static let langOption = CommandOption(["--lang"], value: "lang", help: "The language: zh-Hans, zh-Hant, ko, ja or en (default: detected from the text).", choices: EntryMetadata.knownLanguages)
+    public static let idOption = CommandOption(["--id"], value: "id", help: "The entry id (default: a slug of the title's ASCII words and API names).")
+    public static let writeOption = CommandOption(["--write"], help: "Create entries/<id>/entry.md instead of printing the draft; never overwrites.")
+
     public static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Draft an entry from a raw troubleshooting write-up (plain text from a blog, wiki or chat).",
-        usage: "kb import <file>|- [--lang <lang>] [--id <id>] [--write]",
         discussion: """
         Finds the title, sections, numbered attempts, labels and code in the text and prints a draft
         entry.md. Where the text does not say (an outcome, an unknown heading) the draft has a
         <!-- TODO(kb-import): ... --> comment, which 'kb lint' reports as a warning.
         """,
         arguments: [.init("file", help: "The write-up as UTF-8 text, or - to read standard input.", completion: .files)],
-        options: [
-            .init(["--lang"], value: "lang", help: "The language: zh-Hans, zh-Hant, ko, ja or en (default: detected from the text).", choices: ["zh-Hans", "zh-Hant", "ko", "ja", "en"]),
-            .init(["--id"], value: "id", help: "The entry id (default: a slug of the title's ASCII words and API names)."),
-            .init(["--write"], help: "Create entries/<id>/entry.md instead of printing the draft; never overwrites."),
-        ]
+        options: [langOption, idOption, writeOption]
     )
 
     public let input: String
@@ -27,15 +26,12 @@ public struct ImportCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1 else { throw UsageError("expected one input file (or - for standard input)") }
         input = arguments.positionals[0]
-        lang = arguments.value("--lang")
-        if let lang, !EntryMetadata.knownLanguages.contains(lang) {
-            throw UsageError("'--lang' must be one of \(EntryMetadata.knownLanguages.joined(separator: ", ")), got '\(lang)'")
-        }
-        id = arguments.value("--id")
+        lang = try arguments.choice(Self.langOption)
+        id = arguments.value(Self.idOption)
         if let id, !Linter.matches(Linter.idPattern, id) {
-            throw UsageError("'--id' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")
+            throw UsageError("'\(Self.idOption.key)' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")
         }
-        write = arguments.flag("--write")
+        write = arguments.flag(Self.writeOption)
     }
 
     /// Only `--write` puts the draft into a knowledge base: the one found, else entries/ of the working directory.

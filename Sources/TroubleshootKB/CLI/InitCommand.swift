@@ -2,10 +2,12 @@ import Foundation
 
 /// `kb init [DIR]`: starts a knowledge base of one's own.
 public struct InitCommand: KBCommand {
+    public static let langOption = CommandOption(["--lang"], value: "langs", help: "Comma-separated languages of the example entries, in home-page order (default: zh-Hans,ko,ja,en).", choices: StarterKnowledgeBase.languages)
+    public static let titleOption = CommandOption(["--title"], value: "title", help: "The site's title (default: the folder's name).")
+
     public static let configuration = CommandConfiguration(
         name: "init",
         abstract: "Start a new knowledge base: kb.yaml, an example entry per language, glossary, CI workflow.",
-        usage: "kb init [<dir>] [--lang <langs>] [--title <title>]",
         discussion: """
         Writes kb.yaml, entries/ with one example entry (and its check scenario) per language, \
         entries/glossary.yaml, .gitignore and .github/workflows/kb.yml (lint --strict, check \
@@ -13,11 +15,8 @@ public struct InitCommand: KBCommand {
         'kb check' and 'kb build' work at once. Nothing is overwritten: if any of these files \
         exists, nothing is written.
         """,
-        arguments: [.init("dir", help: "Where to create the knowledge base (default: the working directory); created if missing.", completion: .directories)],
-        options: [
-            .init(["--lang"], value: "langs", help: "Comma-separated languages of the example entries, in home-page order (default: zh-Hans,ko,ja,en).", choices: StarterKnowledgeBase.languages),
-            .init(["--title"], value: "title", help: "The site's title (default: the folder's name)."),
-        ]
+        arguments: [.init("dir", help: "Where to create the knowledge base (default: the working directory); created if missing.", arity: .optional, completion: .directories)],
+        options: [langOption, titleOption]
     )
 
     public let directory: String
@@ -27,18 +26,18 @@ public struct InitCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count <= 1 else { throw UsageError("unexpected argument '\(arguments.positionals[1])'") }
         directory = arguments.positionals.first ?? "."
-        let list = arguments.value("--lang").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let list = arguments.value(Self.langOption).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             ?? StarterKnowledgeBase.languages
         for language in list where !StarterKnowledgeBase.languages.contains(language) {
-            throw UsageError("'--lang' takes languages from \(StarterKnowledgeBase.languages.joined(separator: ", ")), got '\(language)'")
+            throw UsageError("'\(Self.langOption.key)' takes languages from \(StarterKnowledgeBase.languages.joined(separator: ", ")), got '\(language)'")
         }
-        guard !list.isEmpty, !list.contains("") else { throw UsageError("'--lang' needs at least one language, like --lang zh-Hans,en") }
-        guard Set(list).count == list.count else { throw UsageError("'--lang' names a language twice") }
+        guard !list.isEmpty, !list.contains("") else { throw UsageError("'\(Self.langOption.key)' needs at least one language, like \(Self.langOption.key) zh-Hans,en") }
+        guard Set(list).count == list.count else { throw UsageError("'\(Self.langOption.key)' names a language twice") }
         languages = list
-        title = arguments.value("--title")
-        if let title, title.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageError("'--title' must not be empty") }
+        title = arguments.value(Self.titleOption)
+        if let title, title.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageError("'\(Self.titleOption.key)' must not be empty") }
         if let title, title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw UsageError("'--title' must be one line of text without control characters")
+            throw UsageError("'\(Self.titleOption.key)' must be one line of text without control characters")
         }
     }
 

@@ -10,20 +10,17 @@ public enum KBCommandLine {
         NewCommand.self, ServeCommand.self, InitCommand.self, ThemeCommand.self, CompletionsCommand.self, ManualCommand.self,
     ]
 
-    static let rootHelp = """
-    OVERVIEW: A multilingual troubleshooting knowledge base: entries, search, checks and a static site.
+    static let versionOption = CommandOption(["--version"], help: "Show the version.")
 
-    USAGE: kb <subcommand> [options]
+    /// The options `kb` takes before a subcommand, in the order its help lists them.
+    static let topLevelOptions = [CommandConfiguration.rootOption, CommandConfiguration.verboseOption, versionOption, CommandConfiguration.helpOption]
 
-    OPTIONS:
-      --root <dir>            The knowledge base to use (default: KB_ROOT, else the first folder
-                              here or above with kb.yaml or entries/).
-      --verbose               Say which knowledge base and settings are used.
-      --version               Show the version.
-      -h, --help              Show help information.
-
-    SUBCOMMANDS:
-    """
+    static var rootHelp: String {
+        (["OVERVIEW: A multilingual troubleshooting knowledge base: entries, search, checks and a static site.", "",
+          "USAGE: kb <subcommand> [options]", "", "OPTIONS:"]
+         + topLevelOptions.map { CommandConfiguration.helpColumn($0.synopsis, $0.help) }
+         + ["", "SUBCOMMANDS:"]).joined(separator: "\n")
+    }
 
     public static func main(_ arguments: [String], context: CommandContext) -> Int32 {
         defer {
@@ -33,12 +30,13 @@ public enum KBCommandLine {
         // Common options before the subcommand (`kb --root DIR search …`) go after it.
         var arguments = arguments
         var leading: [String] = []
-        while let option = arguments.first, option == "--verbose" || option == "--root" || option.hasPrefix("--root=") {
+        let root = CommandConfiguration.rootOption.key, verbose = CommandConfiguration.verboseOption.key
+        while let option = arguments.first, option == verbose || option == root || option.hasPrefix(root + "=") {
             leading.append(arguments.removeFirst())
-            if option == "--root" {
+            if option == root {
                 guard !arguments.isEmpty else {
-                    context.stderr.print("Error: missing value for '--root'")
-                    context.stderr.print("Usage: kb --root <dir> <subcommand> [options]")
+                    context.stderr.print("Error: missing value for '\(root)'")
+                    context.stderr.print("Usage: kb \(root) <dir> <subcommand> [options]")
                     return ExitCode.usage
                 }
                 leading.append(arguments.removeFirst())
@@ -52,10 +50,10 @@ public enum KBCommandLine {
             return ExitCode.usage
         }
         switch first {
-        case "--version", "version":
+        case versionOption.key, "version":
             context.stdout.print("kb \(TroubleshootKBVersion.string)")
             return ExitCode.success
-        case "-h", "--help":
+        case let option where CommandConfiguration.helpOption.names.contains(option):
             context.stdout.print(helpText())
             return ExitCode.success
         case "help":
@@ -63,7 +61,7 @@ public enum KBCommandLine {
             var rest = Array(arguments.dropFirst())
             while let option = rest.first, option.hasPrefix("-") {
                 rest.removeFirst()
-                if option == "--root", !rest.isEmpty { rest.removeFirst() }
+                if option == root, !rest.isEmpty { rest.removeFirst() }
             }
             guard let name = rest.first, name != "help" else {
                 context.stdout.print(helpText())
@@ -93,15 +91,15 @@ public enum KBCommandLine {
                 return ExitCode.success
             }
             let command = try type.init(parsed)
-            if command.knowledgeBase == .none, parsed.value("--root") != nil {
+            if command.knowledgeBase == .none, parsed.value(CommandConfiguration.rootOption) != nil {
                 throw UsageError(type.configuration.name == "init"
                     ? "kb init takes the folder as an argument: kb init <dir>"
-                    : "kb \(type.configuration.name) does not use a knowledge base, so --root has no effect here")
+                    : "kb \(type.configuration.name) does not use a knowledge base, so \(CommandConfiguration.rootOption.key) has no effect here")
             }
             var context = context
-            context.verbose = parsed.flag("--verbose")
+            context.verbose = parsed.flag(CommandConfiguration.verboseOption)
             if command.knowledgeBase != .none {
-                switch try findRoot(explicit: parsed.value("--root"), command: command, context: context) {
+                switch try findRoot(explicit: parsed.value(CommandConfiguration.rootOption), command: command, context: context) {
                 case .found(let root): context.root = root
                 case .notNeeded: break
                 case .stop(let code): return code

@@ -2,37 +2,43 @@ import Foundation
 
 /// `kb lint`: checks entries and prints compiler-style diagnostics.
 public struct LintCommand: KBCommand {
+    public static let strictOption = CommandOption(["--strict"], help: "Treat warnings as errors.")
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"])
+    public static let listRulesOption = CommandOption(["--list-rules"], help: "Print every rule (id, severity, summary; see docs/lint-rules.md) and lint nothing.")
+
     public static let configuration = CommandConfiguration(
         name: "lint",
         abstract: "Check entries for format errors and likely mistakes.",
-        usage: "kb lint [<paths> ...] [--strict] [--format text|json]",
-        discussion: "Prints one line per problem: path:line:col: error|warning: message [rule-id].",
-        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", completion: .files)],
-        options: [
-            .init(["--strict"], help: "Treat warnings as errors."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
-        ]
+        discussion: "Prints one line per problem: path:line:col: error|warning: message [rule-id]. The rules are in docs/lint-rules.md.",
+        arguments: [.init("paths", help: "Entries folders, entry folders or entry.md files (default: entries).", arity: .zeroOrMore, completion: .files)],
+        options: [strictOption, formatOption, listRulesOption]
     )
 
     public let paths: [String]
     public let strict: Bool
     public let format: String
+    public let listRules: Bool
 
     public init(_ arguments: ParsedArguments) throws {
         paths = arguments.positionals
-        strict = arguments.flag("--strict")
-        format = try arguments.choice("--format", ["text", "json"], default: "text")
+        strict = arguments.flag(Self.strictOption)
+        format = try arguments.choice(Self.formatOption, default: "text")
+        listRules = arguments.flag(Self.listRulesOption)
     }
 
     /// Paths named on the command line need no knowledge base around them.
-    public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty ? .required : .optional }
+    public var knowledgeBase: KnowledgeBaseRequirement { paths.isEmpty && !listRules ? .required : .optional }
     /// kb.yaml's problems are lint findings: counted, in the JSON, errors under --strict.
     public var reportsConfigurationDiagnostics: Bool { true }
 
     public func run(_ context: CommandContext) throws -> Int32 {
+        if listRules {
+            context.stdout.print(LintRuleReference.table)
+            return ExitCode.success
+        }
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
         let (locations, locatorDiagnostics) = try EntryLocator.locate(paths, workingDirectory: context.workingDirectory)
-        let knownIDs = Self.knownIDs(for: locations)
+        let knownIDs = EntryLocator.knownIDs(for: locations)
         var (entryCount, diagnostics) = Linter().lint(locations, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs)
         diagnostics = (context.root?.diagnostics ?? []) + diagnostics
         // The glossary of each entries folder that was linted as a whole.
@@ -69,23 +75,10 @@ public struct LintCommand: KBCommand {
         let diagnostics: [Diagnostic]
     }
 
-    /// Ids that `related` may name: every entry folder beside the linted ones.
-    static func knownIDs(for locations: [EntryLocation]) -> Set<String> {
-        var ids = Set(locations.map(\.folderName))
-        for root in Set(locations.map(\.root)) {
-            // Folders already located are known; only the others are looked at.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where !ids.contains(name) &&
-                FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(name + "/" + EntryLocator.entryFileName)) {
-                ids.insert(name)
-            }
-        }
-        return ids
-    }
-
     static func format(_ diagnostic: Diagnostic, style: TerminalStyle) -> String {
         let position = diagnostic.location.map { ":\($0.line):\($0.column)" } ?? ""
         let severity = diagnostic.severity == .error ? style.red(style.bold("error:")) : style.yellow(style.bold("warning:"))
-        return "\(style.bold(diagnostic.path + position + ":")) \(severity) \(diagnostic.message) \(style.dim("[\(diagnostic.rule)]"))"
+        return "\(style.bold(diagnostic.path + position + ":")) \(severity) \(diagnostic.message) \(style.dim("[\(diagnostic.rule.id)]"))"
     }
 }
 

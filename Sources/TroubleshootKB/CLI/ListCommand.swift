@@ -1,15 +1,11 @@
 /// `kb list`: the entries, filtered by language, tag or status.
 public struct ListCommand: KBCommand {
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text, json, or ids (one id per line, for scripts and shell completion) (default: text).", choices: ["text", "json", "ids"])
+
     public static let configuration = CommandConfiguration(
         name: "list",
         abstract: "List entries.",
-        usage: "kb list [--lang <lang>] [--tag <tag>] [--status <status>] [--format text|json|ids]",
-        options: [
-            .init(["--lang"], value: "lang", help: "Only entries in this language (zh-Hans, ko, ja, …; 'zh' matches both Chinese scripts)."),
-            .init(["--tag"], value: "tag", help: "Only entries with this tag."),
-            .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open.", choices: ["resolved", "workaround", "open"]),
-            .init(["--format"], value: "format", help: "Output format: text, json, or ids (one id per line, for scripts and shell completion) (default: text).", choices: ["text", "json", "ids"]),
-        ]
+        options: EntryFilter.options + [formatOption]
     )
 
     public let filter: EntryFilter
@@ -17,7 +13,7 @@ public struct ListCommand: KBCommand {
 
     public init(_ arguments: ParsedArguments) throws {
         filter = try EntryFilter(arguments)
-        format = try arguments.choice("--format", ["text", "json", "ids"], default: "text")
+        format = try arguments.choice(Self.formatOption, default: "text")
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
@@ -67,15 +63,17 @@ public struct EntryFilter: Sendable {
         self.status = status
     }
 
+    public static let langOption = CommandOption(["--lang"], value: "lang", help: "Only entries in this language (zh-Hans, ko, ja, …; 'zh' matches both Chinese scripts).")
+    public static let tagOption = CommandOption(["--tag"], value: "tag", help: "Only entries with this tag.")
+    public static let statusOption = CommandOption(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open.",
+                                                   choices: EntryMetadata.Status.allCases.map(\.rawValue))
+    /// The options a command that filters entries declares.
+    public static let options = [langOption, tagOption, statusOption]
+
     public init(_ arguments: ParsedArguments) throws {
-        lang = arguments.value("--lang")
-        tag = arguments.value("--tag")
-        if let text = arguments.value("--status") {
-            guard let status = EntryMetadata.Status(rawValue: text) else {
-                throw UsageError("'--status' must be one of resolved, workaround, open, got '\(text)'")
-            }
-            self.status = status
-        }
+        lang = arguments.value(Self.langOption)
+        tag = arguments.value(Self.tagOption)
+        status = try arguments.choice(Self.statusOption).flatMap(EntryMetadata.Status.init(rawValue:))
     }
 
     public func matches(_ entry: Entry) -> Bool {

@@ -3,7 +3,6 @@ public struct ManualCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "manpage",
         abstract: "Print kb's manual page (roff, for man) made from the help of every command.",
-        usage: "kb manpage",
         discussion: "'make install' installs it as share/man/man1/kb.1; read it with man kb."
     )
 

@@ -37,7 +37,7 @@ public struct ManualPage: Sendable {
                 out.append("\\fI" + Self.escape(argument.name) + "\\fR")
                 out.append(Self.escape(argument.help))
             }
-            for option in command.options where !CommandConfiguration.commonOptions.contains(where: { $0.names == option.names }) {
+            for option in command.ownOptions {
                 out.append(".TP")
                 let names = option.names.map { "\\fB" + Self.escape($0) + "\\fR" }.joined(separator: ", ")
                 out.append(names + (option.valueName.map { " \\fI" + Self.escape($0) + "\\fR" } ?? ""))

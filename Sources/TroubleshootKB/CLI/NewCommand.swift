@@ -2,10 +2,13 @@ import Foundation
 
 /// `kb new [TITLE]`: a new entry's draft, from the template of its language.
 public struct NewCommand: KBCommand {
+    public static let langOption = CommandOption(["--lang"], value: "lang", help: "The entry's language (default: the first of kb.yaml's languages, else en).", choices: DraftTemplate.languages)
+    public static let idOption = CommandOption(["--id"], value: "id", help: "The entry id (default: made from the title).")
+    public static let fromOption = CommandOption(["--from"], value: "file", help: "Draft from a raw write-up (kb import FILE --write).")
+
     public static let configuration = CommandConfiguration(
         name: "new",
         abstract: "Start a new entry: entry.md and scenario.feature from the template of its language.",
-        usage: "kb new <title> [--lang <lang>] [--id <id>] | kb new --from <file> [--lang <lang>] [--id <id>]",
         discussion: """
         Writes entries/<id>/entry.md with every front-matter key, the headings and labels of the \
         language's vocabulary, and a TODO(kb-new) comment on each part still to write (kb lint \
@@ -13,13 +16,8 @@ public struct NewCommand: KBCommand {
         made from the title's ASCII words and API names; a title without them needs --id. Never \
         overwrites. --from FILE drafts the entry from a raw write-up instead (kb import FILE --write).
         """,
-        arguments: [.init("title", help: "The entry's title (one line).")],
-        options: [
-            .init(["--lang"], value: "lang", help: "The entry's language (default: the first of kb.yaml's languages, else en).",
-                  choices: DraftTemplate.languages),
-            .init(["--id"], value: "id", help: "The entry id (default: made from the title)."),
-            .init(["--from"], value: "file", help: "Draft from a raw write-up (kb import FILE --write)."),
-        ]
+        arguments: [.init("title", help: "The entry's title (one line; not with --from).", arity: .zeroOrMore)],
+        options: [langOption, idOption, fromOption]
     )
 
     public let title: String?
@@ -30,16 +28,13 @@ public struct NewCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         let words = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         title = words.isEmpty ? nil : words
-        lang = arguments.value("--lang")
-        id = arguments.value("--id")
-        from = arguments.value("--from")
-        if let lang, !DraftTemplate.languages.contains(lang) {
-            throw UsageError("'--lang' must be one of \(DraftTemplate.languages.joined(separator: ", ")), got '\(lang)'")
-        }
+        lang = try arguments.choice(Self.langOption)
+        id = arguments.value(Self.idOption)
+        from = arguments.value(Self.fromOption)
         if let id, !Linter.matches(Linter.idPattern, id) {
-            throw UsageError("'--id' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")
+            throw UsageError("'\(Self.idOption.key)' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")
         }
-        if from != nil && title != nil { throw UsageError("give a title or --from, not both") }
+        if from != nil && title != nil { throw UsageError("give a title or \(Self.fromOption.key), not both") }
         if from == nil && title == nil { throw UsageError("give the entry's title, like: kb new \"toolbarColorScheme has no effect\"") }
         if let title, title.contains(where: \.isNewline) { throw UsageError("the title is one line") }
     }

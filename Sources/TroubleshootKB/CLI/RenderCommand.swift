@@ -2,20 +2,19 @@ import Foundation
 
 /// `kb render FILE|-`: Markdown to HTML the way the site renders entry bodies.
 public struct RenderCommand: KBCommand {
+    public static let unsafeHTMLOption = CommandOption(["--unsafe-html"], help: "Pass raw HTML and dangerous URLs through (trusted input only).")
+    public static let keepSoftBreaksOption = CommandOption(["--keep-soft-breaks"], help: "Keep every soft break (plain cmark output).")
+
     public static let configuration = CommandConfiguration(
         name: "render",
         abstract: "Render Markdown to HTML as the site does (cmark, CJK soft breaks joined).",
-        usage: "kb render <file>|- [--unsafe-html] [--keep-soft-breaks]",
         discussion: """
         Soft line breaks between Chinese or Japanese characters (Han, kana, full-width punctuation) are \
         removed, so no space appears where the source wraps; breaks next to Hangul, Latin letters or \
         digits are kept. Raw HTML is replaced by a comment unless --unsafe-html is given.
         """,
         arguments: [.init("file", help: "A Markdown file, or - for standard input.", completion: .files)],
-        options: [
-            .init(["--unsafe-html"], help: "Pass raw HTML and dangerous URLs through (trusted input only)."),
-            .init(["--keep-soft-breaks"], help: "Keep every soft break (plain cmark output)."),
-        ]
+        options: [unsafeHTMLOption, keepSoftBreaksOption]
     )
 
     public let file: String
@@ -25,8 +24,8 @@ public struct RenderCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1 else { throw UsageError("expected exactly one file (or - for standard input)") }
         file = arguments.positionals[0]
-        unsafeHTML = arguments.flag("--unsafe-html")
-        keepSoftBreaks = arguments.flag("--keep-soft-breaks")
+        unsafeHTML = arguments.flag(Self.unsafeHTMLOption)
+        keepSoftBreaks = arguments.flag(Self.keepSoftBreaksOption)
     }
 
     public var knowledgeBase: KnowledgeBaseRequirement { .none }

@@ -3,16 +3,17 @@ import Foundation
 /// `kb scenario parse FILE [--dialects JSON]`: the Gherkin parser and pickle compiler on one
 /// file, as NDJSON (`{"pickle": …}` per pickle, or `{"parseError": …}` per syntax error).
 public struct ScenarioCommand: KBCommand {
+    public static let dialectsOption = CommandOption(["--dialects"], value: "json", help: "A gherkin-languages.json table to use instead of the built-in dialects.")
+
     public static let configuration = CommandConfiguration(
         name: "scenario",
         abstract: "Work with check scenario files (Gherkin).",
-        usage: "kb scenario parse <file> [--dialects <json>]",
         discussion: """
         'parse' prints one {"pickle": …} line per scenario (outline rows expanded, background steps \
         included), or one {"parseError": …} line per syntax error and exits 1, as it does when a file cannot be read.
         """,
         arguments: [.init("subcommand", help: "parse", completion: .words(["parse"])), .init("file", help: "A .feature file.", completion: .files)],
-        options: [.init(["--dialects"], value: "json", help: "A gherkin-languages.json table to use instead of the built-in dialects.")]
+        options: [dialectsOption]
     )
 
     public let file: String
@@ -23,7 +24,7 @@ public struct ScenarioCommand: KBCommand {
         guard subcommand == "parse" else { throw UsageError("unknown subcommand '\(subcommand)'; expected parse") }
         guard arguments.positionals.count == 2 else { throw UsageError("expected exactly one feature file") }
         file = arguments.positionals[1]
-        dialects = arguments.value("--dialects")
+        dialects = arguments.value(Self.dialectsOption)
     }
 
     public var knowledgeBase: KnowledgeBaseRequirement { .none }

@@ -2,25 +2,21 @@ import Foundation
 
 /// `kb search`: entries ranked by how well they match a symptom.
 public struct SearchCommand: KBCommand {
+    public static let limitOption = CommandOption(["--limit"], value: "n", help: "At most this many results (default: 10).")
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"])
+    public static let explainOption = CommandOption(["--explain"], help: "Show, per result, how each query token (and glossary concept, prefix or typo expansion) contributes to the score.")
+    public static let benchOption = CommandOption(["--bench"], value: "n", help: "Measure in-process query latency over n repetitions and print JSON (for make bench).")
+
     public static let configuration = CommandConfiguration(
         name: "search",
         abstract: "Search entries by symptom, in any language.",
-        usage: "kb search <query> ... [--lang <lang>] [--tag <tag>] [--status <status>] [--limit <n>] [--format text|json] [--explain] [--bench <n>]",
         discussion: """
         Words may be Chinese, Korean, Japanese or English, mixed with API names \
         ("toolbarColorScheme 不生效"). The index in .kb/index is built on first use and rebuilt \
         when an entry changes. 'kb analyze TEXT' shows the tokens a text becomes.
         """,
-        arguments: [.init("query", help: "The symptom to look for.")],
-        options: [
-            .init(["--lang"], value: "lang", help: "Only entries in this language ('zh' matches zh-Hans and zh-Hant)."),
-            .init(["--tag"], value: "tag", help: "Only entries with this tag."),
-            .init(["--status"], value: "status", help: "Only entries with this status: resolved, workaround or open.", choices: ["resolved", "workaround", "open"]),
-            .init(["--limit"], value: "n", help: "At most this many results (default: 10)."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
-            .init(["--explain"], help: "Show, per result, how each query token (and glossary concept, prefix or typo expansion) contributes to the score."),
-            .init(["--bench"], value: "n", help: "Measure in-process query latency over n repetitions and print JSON (for make bench)."),
-        ]
+        arguments: [.init("query", help: "The symptom to look for.", arity: .oneOrMore)],
+        options: EntryFilter.options + [limitOption, formatOption, explainOption, benchOption]
     )
 
     public let query: String
@@ -34,10 +30,10 @@ public struct SearchCommand: KBCommand {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing query") }
         query = arguments.positionals.joined(separator: " ")
         filter = try EntryFilter(arguments)
-        limit = try arguments.int("--limit", default: 10, range: 1...1000)
-        format = try arguments.choice("--format", ["text", "json"], default: "text")
-        benchRepetitions = arguments.value("--bench") == nil ? nil : try arguments.int("--bench", default: 1000)
-        explain = arguments.flag("--explain")
+        limit = try arguments.int(Self.limitOption, default: 10, range: 1...1000)
+        format = try arguments.choice(Self.formatOption, default: "text")
+        benchRepetitions = try arguments.int(Self.benchOption)
+        explain = arguments.flag(Self.explainOption)
     }
 
     var filters: SearchFilters {
@@ -206,21 +202,20 @@ public struct SearchCommand: KBCommand {
 
 /// `kb analyze`: the tokens a text becomes, like Elasticsearch's `_analyze`.
 public struct AnalyzeCommand: KBCommand {
+    public static let queryOption = CommandOption(["--query"], help: "Analyse as a query (no unigrams where bigrams cover the text) instead of as a document.")
+    public static let noGlossaryOption = CommandOption(["--no-glossary"], help: "Do not add glossary concept tokens.")
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"])
+
     public static let configuration = CommandConfiguration(
         name: "analyze",
         abstract: "Show the search tokens of a text (to see why a query does or does not match).",
-        usage: "kb analyze <text> ... [--query] [--no-glossary] [--format text|json]",
         discussion: """
         Prints one token per line: position, token, kind (bigram, unigram, word, identifier, part, \
         concept). Concept tokens (~c:<id>) come from entries/glossary.yaml: they follow the literal \
         tokens, with the glossary term they were found through.
         """,
-        arguments: [.init("text", help: "The text to analyse.")],
-        options: [
-            .init(["--query"], help: "Analyse as a query (no unigrams where bigrams cover the text) instead of as a document."),
-            .init(["--no-glossary"], help: "Do not add glossary concept tokens."),
-            .init(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"]),
-        ]
+        arguments: [.init("text", help: "The text to analyse.", arity: .oneOrMore)],
+        options: [queryOption, noGlossaryOption, formatOption]
     )
 
     public let text: String
@@ -231,9 +226,9 @@ public struct AnalyzeCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing text") }
         text = arguments.positionals.joined(separator: " ")
-        asQuery = arguments.flag("--query")
-        useGlossary = !arguments.flag("--no-glossary")
-        format = try arguments.choice("--format", ["text", "json"], default: "text")
+        asQuery = arguments.flag(Self.queryOption)
+        useGlossary = !arguments.flag(Self.noGlossaryOption)
+        format = try arguments.choice(Self.formatOption, default: "text")
     }
 
     /// The glossary of the knowledge base when there is one; any text can be analysed.
@@ -267,17 +262,18 @@ public struct AnalyzeCommand: KBCommand {
 
 /// `kb index`: builds or refreshes the search index (`kb search` does this on demand).
 public struct IndexCommand: KBCommand {
+    public static let rebuildOption = CommandOption(["--rebuild"], help: "Rebuild even if no entry changed.")
+
     public static let configuration = CommandConfiguration(
         name: "index",
         abstract: "Build or refresh the search index in .kb/index.",
-        usage: "kb index [--rebuild]",
-        options: [.init(["--rebuild"], help: "Rebuild even if no entry changed.")]
+        options: [rebuildOption]
     )
 
     public let rebuild: Bool
 
     public init(_ arguments: ParsedArguments) throws {
-        rebuild = arguments.flag("--rebuild")
+        rebuild = arguments.flag(Self.rebuildOption)
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {

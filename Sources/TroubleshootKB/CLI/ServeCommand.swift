@@ -5,10 +5,13 @@ import Synchronization
 /// `kb serve`: the site built into a temporary folder and served on loopback, rebuilt when an
 /// entry, the glossary, kb.yaml or the theme changes; open pages reload themselves.
 public struct ServeCommand: KBCommand {
+    public static let portOption = CommandOption(["--port"], value: "port", help: "The port (default: 8000; 0 picks a free one).")
+    public static let hostOption = CommandOption(["--host"], value: "address", help: "The IPv4 address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface).")
+    public static let openOption = CommandOption(["--open"], help: "Open the home page in the default browser (xdg-open or open).")
+
     public static let configuration = CommandConfiguration(
         name: "serve",
         abstract: "Preview the site while writing: serve it locally and rebuild and reload on every change.",
-        usage: "kb serve [--port <port>] [--host <address>] [--open]",
         discussion: """
         Builds the site into a temporary folder and serves it over HTTP (loopback by default). The \
         entries, the glossary, kb.yaml and the theme folder are watched; a change rebuilds the site \
@@ -16,11 +19,7 @@ public struct ServeCommand: KBCommand {
         error), the error is printed here and shown over the page, and the last good site stays \
         served. Paths outside the site (.., symbolic links out) are refused. Ctrl-C stops.
         """,
-        options: [
-            .init(["--port"], value: "port", help: "The port (default: 8000; 0 picks a free one)."),
-            .init(["--host"], value: "address", help: "The IPv4 address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)."),
-            .init(["--open"], help: "Open the home page in the default browser (xdg-open or open)."),
-        ]
+        options: [portOption, hostOption, openOption]
     )
 
     public let port: Int
@@ -29,9 +28,9 @@ public struct ServeCommand: KBCommand {
 
     public init(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
-        port = try arguments.int("--port", default: 8000, range: 0...65_535)
-        host = arguments.value("--host") ?? "127.0.0.1"
-        open = arguments.flag("--open")
+        port = try arguments.int(Self.portOption, default: 8000, range: 0...65_535)
+        host = arguments.value(Self.hostOption) ?? "127.0.0.1"
+        open = arguments.flag(Self.openOption)
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {

@@ -53,7 +53,7 @@ public struct ShellCompletions: Sendable {
             case .entryIDs: return .entryIDs
             }
         }
-        let repeats = configuration.arguments.last.map { configuration.usage.contains("<\($0.name)> ...") } ?? false
+        let repeats = configuration.arguments.last?.repeats ?? false
         return (kinds, repeats)
     }
 
@@ -67,7 +67,7 @@ public struct ShellCompletions: Sendable {
     // MARK: bash
 
     var bash: String {
-        let topLevel = (names + ["help", "--root", "--verbose", "--version", "--help"]).joined(separator: " ")
+        let topLevel = (names + ["help"] + KBCommandLine.topLevelOptions.map(\.key)).joined(separator: " ")
         var out = """
         # bash completion for kb (made by `kb completions bash`).
         # The index, among the subcommand's arguments, of the word being completed (option values skipped).
@@ -138,7 +138,7 @@ public struct ShellCompletions: Sendable {
 
     /// `kb help <subcommand>`, which is not a command type of its own.
     var helpConfiguration: CommandConfiguration {
-        CommandConfiguration(name: "help", abstract: "Show help for a subcommand.", usage: "kb help <subcommand>",
+        CommandConfiguration(name: "help", abstract: "Show help for a subcommand.",
                              arguments: [.init("subcommand", help: "The subcommand.", completion: .subcommands)])
     }
 
@@ -176,7 +176,7 @@ public struct ShellCompletions: Sendable {
           done
           if (( CURRENT == i )); then
             if [[ $words[i-1] == --root ]]; then _files -/; return; fi
-            if [[ $PREFIX == -* ]]; then compadd -- --root --verbose --version --help; return; fi
+            if [[ $PREFIX == -* ]]; then compadd -- \(KBCommandLine.topLevelOptions.map(\.key).joined(separator: " ")); return; fi
             _describe -t commands 'kb subcommand' subcommands
             return
           fi

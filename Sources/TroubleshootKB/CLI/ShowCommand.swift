@@ -3,7 +3,6 @@ public struct ShowCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show an entry as a timeline: symptoms, attempts, fix, lessons.",
-        usage: "kb show <id>",
         arguments: [.init("id", help: "The entry's id (its folder name).", completion: .entryIDs)]
     )
 

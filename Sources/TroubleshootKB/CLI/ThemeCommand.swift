@@ -5,7 +5,6 @@ public struct ThemeCommand: KBCommand {
     public static let configuration = CommandConfiguration(
         name: "theme",
         abstract: "List the built-in theme's files, or write them out to start a custom theme.",
-        usage: "kb theme list | kb theme eject [<dir>]",
         discussion: """
         'kb build' uses the theme inside kb. A folder named by 'theme' in kb.yaml overrides any of \
         its files (same path) and may add others. 'kb theme eject theme' writes the built-in files \
@@ -13,7 +12,7 @@ public struct ThemeCommand: KBCommand {
         """,
         arguments: [
             .init("action", help: "list, or eject.", completion: .words(["list", "eject"])),
-            .init("dir", help: "For eject: where to write the files (default: the theme folder of kb.yaml, else theme/ at the knowledge base root, else ./theme).", completion: .directories),
+            .init("dir", help: "For eject: where to write the files (default: the theme folder of kb.yaml, else theme/ at the knowledge base root, else ./theme).", arity: .optional, completion: .directories),
         ]
     )
 

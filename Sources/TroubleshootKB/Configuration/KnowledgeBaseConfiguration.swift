@@ -47,11 +47,11 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
     public static func read(bytes: [UInt8], path: String) -> (KnowledgeBaseConfiguration, [Diagnostic]) {
         var configuration = KnowledgeBaseConfiguration()
         var diagnostics: [Diagnostic] = []
-        func report(_ at: SourceLocation?, _ severity: Diagnostic.Severity, _ message: String, _ rule: String = "config") {
-            diagnostics.append(Diagnostic(path: path, location: at, severity: severity, message: message, rule: rule))
+        func report(_ at: SourceLocation?, _ message: String, _ rule: LintRule = .config) {
+            diagnostics.append(Diagnostic(path: path, location: at, message: message, rule: rule))
         }
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            report(nil, .error, "kb.yaml is not valid UTF-8", "invalid-utf8")
+            report(nil, "kb.yaml is not valid UTF-8", .invalidUTF8)
             return (configuration, diagnostics)
         }
         // One document: a second one (after a `---` line) would be silently ignored.
@@ -59,7 +59,7 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
         for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if (trimmed == "---" || trimmed.hasPrefix("--- ")) && sawContent {
-                report(SourceLocation(line: number + 1, column: 1), .error, "kb.yaml holds a second YAML document here; settings after it would be ignored, so put them all in one document")
+                report(SourceLocation(line: number + 1, column: 1), "kb.yaml holds a second YAML document here; settings after it would be ignored, so put them all in one document")
                 return (configuration, diagnostics)
             }
             if !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---" { sawContent = true }
@@ -68,23 +68,23 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
         do {
             root = try YAMLReader.read(bytes[...])
         } catch {
-            report(error.location, .error, "invalid YAML: \(error.message)")
+            report(error.location, "invalid YAML: \(error.message)")
             return (configuration, diagnostics)
         }
         guard let root else { return (configuration, diagnostics) } // an empty file: all defaults
         if case .null = root.value { return (configuration, diagnostics) }
         guard case .mapping(let pairs) = root.value else {
-            report(root.location, .error, "kb.yaml must be a mapping of settings (title: …, entries: …), found \(root.typeName)")
+            report(root.location, "kb.yaml must be a mapping of settings (title: …, entries: …), found \(root.typeName)")
             return (configuration, diagnostics)
         }
 
         func text(_ node: YAMLNode, _ key: String, allowEmpty: Bool = false) -> String? {
             guard let value = node.string, case .scalar(_, _) = node.value else {
-                report(node.location, .error, "'\(key)' must be a string, found \(node.typeName)")
+                report(node.location, "'\(key)' must be a string, found \(node.typeName)")
                 return nil
             }
             if !allowEmpty && value.trimmingCharacters(in: .whitespaces).isEmpty {
-                report(node.location, .error, "'\(key)' must not be empty")
+                report(node.location, "'\(key)' must not be empty")
                 return nil
             }
             return value
@@ -92,14 +92,14 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
         func folder(_ node: YAMLNode, _ key: String) -> String? {
             guard let value = text(node, key) else { return nil }
             if value.contains("\0") {
-                report(node.location, .error, "'\(key)' is not a usable folder name")
+                report(node.location, "'\(key)' is not a usable folder name")
                 return nil
             }
             return value
         }
         func integer(_ node: YAMLNode, _ key: String, _ range: ClosedRange<Int>) -> Int? {
             guard let value = node.string, let number = Int(value), range.contains(number) else {
-                report(node.location, .error, "'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(node.string.map { "'\($0)'" } ?? node.typeName)")
+                report(node.location, "'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(node.string.map { "'\($0)'" } ?? node.typeName)")
                 return nil
             }
             return number
@@ -108,11 +108,11 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
         var seen: Set<String> = []
         for (keyNode, value) in pairs {
             guard let key = keyNode.string else {
-                report(keyNode.location, .error, "setting names must be strings")
+                report(keyNode.location, "setting names must be strings")
                 continue
             }
             if !seen.insert(key).inserted {
-                report(keyNode.location, .error, "'\(key)' is set twice")
+                report(keyNode.location, "'\(key)' is set twice")
                 continue
             }
             configuration.locations[key] = value.location
@@ -125,23 +125,23 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
                 if case .null = value.value { configuration.baseURL = nil; continue }
                 guard let value = text(value, key).map({ ($0, value.location) }) else { continue }
                 if BaseURL(parsing: value.0) == nil {
-                    report(value.1, .error, "'base_url' must be a path starting with / (like /kb/) or an http(s) URL, found '\(value.0)'")
+                    report(value.1, "'base_url' must be a path starting with / (like /kb/) or an http(s) URL, found '\(value.0)'")
                 } else {
                     configuration.baseURL = value.0
                 }
             case "languages":
                 guard case .sequence(let items) = value.value else {
-                    report(value.location, .error, "'languages' must be a list of language tags ([zh-Hans, ko, ja, en]), found \(value.typeName)")
+                    report(value.location, "'languages' must be a list of language tags ([zh-Hans, ko, ja, en]), found \(value.typeName)")
                     continue
                 }
                 var languages: [String] = []
                 for item in items {
                     guard let tag = item.string, Self.isLanguageTag(tag) else {
-                        report(item.location, .error, "'\(item.string ?? item.typeName)' is not a language tag (like zh-Hans, ko, ja or en)")
+                        report(item.location, "'\(item.string ?? item.typeName)' is not a language tag (like zh-Hans, ko, ja or en)")
                         continue
                     }
                     if languages.contains(tag) {
-                        report(item.location, .warning, "'\(tag)' is listed twice", "config-duplicate")
+                        report(item.location, "'\(tag)' is listed twice", .configDuplicate)
                     } else {
                         languages.append(tag)
                     }
@@ -156,7 +156,7 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
                 if let value = folder(value, key) { configuration.theme = value }
             case "check":
                 guard case .mapping(let settings) = value.value else {
-                    report(value.location, .error, "'check' must be a mapping (jobs: 2, timeout: 60), found \(value.typeName)")
+                    report(value.location, "'check' must be a mapping (jobs: 2, timeout: 60), found \(value.typeName)")
                     continue
                 }
                 for (name, setting) in settings {
@@ -164,12 +164,12 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
                     case "jobs": if let n = integer(setting, "check.jobs", 1...256) { configuration.checkJobs = n }
                     case "timeout": if let n = integer(setting, "check.timeout", 1...86_400) { configuration.checkTimeout = n }
                     default:
-                        report(name.location, .warning, "unknown setting 'check.\(name.string ?? "?")' (known: jobs, timeout)", "config-unknown-key")
+                        report(name.location, "unknown setting 'check.\(name.string ?? "?")' (known: jobs, timeout)", .configUnknownKey)
                     }
                 }
             default:
                 let known = keys.map(\.key).joined(separator: ", ")
-                report(keyNode.location, .warning, "unknown setting '\(key)' (known: \(known))", "config-unknown-key")
+                report(keyNode.location, "unknown setting '\(key)' (known: \(known))", .configUnknownKey)
             }
         }
         // The build replaces the output folder: it may not be, hold or lie in the entries or the theme.
@@ -179,7 +179,7 @@ public struct KnowledgeBaseConfiguration: Sendable, Equatable {
             guard let folder else { continue }
             let other = standard(folder)
             if output == other || output.hasPrefix(other + "/") || other.hasPrefix(output + "/") || output == "/" {
-                report(configuration.locations["output"] ?? root.location, .error,
+                report(configuration.locations["output"] ?? root.location,
                        "'output' (\(configuration.output)) must be apart from '\(key)' (\(folder)): kb build replaces the output folder as a whole")
                 configuration.output = KnowledgeBaseConfiguration().output
                 break

@@ -112,7 +112,7 @@ public struct KnowledgeBaseRoot: Sendable {
             let path = EntryLocator.absolute(value, workingDirectory: folder)
             if !isFolder(path) {
                 diagnostics.append(Diagnostic(path: display, location: at, severity: .error,
-                                              message: "'\(key)' names \(value), which is not a folder under \(folder)", rule: "config"))
+                                              message: "'\(key)' names \(value), which is not a folder under \(folder)", rule: .config))
             }
         }
         var root = KnowledgeBaseRoot(path: folder, source: source, configuration: configuration, configurationFile: file)

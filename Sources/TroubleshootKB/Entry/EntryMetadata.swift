@@ -33,22 +33,22 @@ public struct EntryMetadata: Sendable {
     static func read(_ root: YAMLNode?, path: String, at fallback: SourceLocation) -> (EntryMetadata, [Diagnostic]) {
         var metadata = EntryMetadata()
         var diagnostics: [Diagnostic] = []
-        func report(_ location: SourceLocation?, _ severity: Diagnostic.Severity, _ message: String, _ rule: String) {
-            diagnostics.append(Diagnostic(path: path, location: location, severity: severity, message: message, rule: rule))
+        func report(_ location: SourceLocation?, _ message: String, _ rule: LintRule) {
+            diagnostics.append(Diagnostic(path: path, location: location, message: message, rule: rule))
         }
         guard let root, case .mapping(let pairs) = root.value else {
-            report(root?.location ?? fallback, .error, "front matter must be a mapping of keys to values", "front-matter")
+            report(root?.location ?? fallback, "front matter must be a mapping of keys to values", .frontMatter)
             return (metadata, diagnostics)
         }
         metadata.locations.reserveCapacity(pairs.count)
         for (keyNode, value) in pairs {
             guard let key = keyNode.string else {
-                report(keyNode.location, .error, "front matter keys must be strings", "front-matter")
+                report(keyNode.location, "front matter keys must be strings", .frontMatter)
                 continue
             }
             // Every key read so far has its location recorded.
             if metadata.locations[key] != nil {
-                report(keyNode.location, .error, "duplicate key '\(key)'", "duplicate-key")
+                report(keyNode.location, "duplicate key '\(key)'", .duplicateKey)
                 continue
             }
             metadata.locations[key] = value.location
@@ -57,7 +57,7 @@ public struct EntryMetadata: Sendable {
                 case .scalar(let s, _): return s
                 case .null: return ""
                 default:
-                    report(value.location, .error, "'\(key)' must be a string, not \(value.typeName)", "front-matter-type")
+                    report(value.location, "'\(key)' must be a string, not \(value.typeName)", .frontMatterType)
                     return nil
                 }
             }
@@ -71,7 +71,7 @@ public struct EntryMetadata: Sendable {
                     locations.reserveCapacity(items.count)
                     for item in items {
                         guard let s = item.string else {
-                            report(item.location, .error, "'\(key)' must be a list of strings; this item is \(item.typeName)", "front-matter-type")
+                            report(item.location, "'\(key)' must be a list of strings; this item is \(item.typeName)", .frontMatterType)
                             continue
                         }
                         result.append(s)
@@ -80,7 +80,7 @@ public struct EntryMetadata: Sendable {
                     if !locations.isEmpty { metadata.itemLocations[key] = locations }
                     return result
                 default:
-                    report(value.location, .error, "'\(key)' must be a list, not \(value.typeName)", "front-matter-type")
+                    report(value.location, "'\(key)' must be a list, not \(value.typeName)", .frontMatterType)
                     return nil
                 }
             }
@@ -101,12 +101,12 @@ public struct EntryMetadata: Sendable {
                     if let status = Status(rawValue: text) {
                         metadata.status = status
                     } else {
-                        report(value.location, .error, "status '\(text)' is not one of resolved, workaround, open", "invalid-status")
+                        report(value.location, "status '\(text)' is not one of resolved, workaround, open", .invalidStatus)
                     }
                 }
             default:
                 metadata.extra.append((key, value))
-                report(keyNode.location, .warning, "unknown key '\(key)' (kept)", "unknown-key")
+                report(keyNode.location, "unknown key '\(key)' (kept)", .unknownKey)
             }
         }
         return (metadata, diagnostics)

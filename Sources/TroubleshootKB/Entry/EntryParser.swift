@@ -24,7 +24,7 @@ public struct EntryParser: Sendable {
             let source = SourceText(bytes: Array(bytes[..<offset]))
             let location = source.location(ofByteOffset: offset)
             diagnostics.append(Diagnostic(path: path, location: location, severity: .error,
-                                          message: "the file is not valid UTF-8 (byte offset \(offset))", rule: "invalid-utf8"))
+                                          message: "the file is not valid UTF-8 (byte offset \(offset))", rule: .invalidUTF8))
             return Result(entry: nil, diagnostics: diagnostics)
         }
         let source = SourceText(bytes: bytes)
@@ -33,12 +33,12 @@ public struct EntryParser: Sendable {
         var bodyFirstLine = 1
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             diagnostics.append(Diagnostic(path: path, location: .init(line: 1, column: 1), severity: .warning,
-                                          message: "the file starts with a byte order mark; it is ignored", rule: "bom"))
+                                          message: "the file starts with a byte order mark; it is ignored", rule: .bom))
             bodyRange = 3..<bytes.count
         }
         if let offset = source.firstIndex(of: 0) {
             diagnostics.append(Diagnostic(path: path, location: source.location(ofByteOffset: offset), severity: .error,
-                                          message: "the file contains a NUL byte", rule: "nul-byte"))
+                                          message: "the file contains a NUL byte", rule: .nulByte))
         }
         if let split = FrontMatterSplit.split(source) {
             bodyRange = split.body
@@ -50,12 +50,12 @@ public struct EntryParser: Sendable {
                 diagnostics += problems
             } catch {
                 diagnostics.append(Diagnostic(path: path, location: error.location, severity: .error,
-                                              message: "invalid YAML in front matter: \(error.message)", rule: "front-matter"))
+                                              message: "invalid YAML in front matter: \(error.message)", rule: .frontMatter))
             }
         } else {
             diagnostics.append(Diagnostic(path: path, location: .init(line: 1, column: 1), severity: .error,
                                           message: "missing front matter: the file must start with a '---' line, YAML, and a closing '---' line",
-                                          rule: "front-matter"))
+                                          rule: .frontMatter))
         }
         let document = MarkdownParser(options: markdownOptions).parse(source, text: text, byteRange: bodyRange, firstLine: bodyFirstLine)
         let entry = StructureBuilder(vocabulary: vocabulary).build(document: document, source: source, metadata: metadata,

@@ -34,30 +34,30 @@ public struct Glossary: Sendable {
     /// read is kept.
     public static func read(bytes: [UInt8], path: String) -> (Glossary, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        func report(_ at: SourceLocation?, _ severity: Diagnostic.Severity, _ message: String, _ rule: String) {
-            diagnostics.append(Diagnostic(path: path, location: at, severity: severity, message: message, rule: rule))
+        func report(_ at: SourceLocation?, _ message: String, _ rule: LintRule) {
+            diagnostics.append(Diagnostic(path: path, location: at, message: message, rule: rule))
         }
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            report(nil, .error, "the glossary is not valid UTF-8", "invalid-utf8")
+            report(nil, "the glossary is not valid UTF-8", .invalidUTF8)
             return (.empty, diagnostics)
         }
         let root: YAMLNode?
         do {
             root = try YAMLReader.read(bytes[...])
         } catch {
-            report(error.location, .error, "invalid YAML: \(error.message)", "glossary")
+            report(error.location, "invalid YAML: \(error.message)", .glossary)
             return (.empty, diagnostics)
         }
         guard let root, case .mapping(let top) = root.value,
               let conceptsNode = top.first(where: { $0.key.string == "concepts" })?.value,
               case .sequence(let items) = conceptsNode.value else {
-            report(root?.location ?? .init(line: 1, column: 1), .error, "the glossary must be a mapping with a 'concepts' list", "glossary")
+            report(root?.location ?? .init(line: 1, column: 1), "the glossary must be a mapping with a 'concepts' list", .glossary)
             return (.empty, diagnostics)
         }
         var concepts: [Concept] = []
         for item in items {
             guard case .mapping(let pairs) = item.value else {
-                report(item.location, .error, "a concept must be a mapping with 'id' and terms per language", "glossary")
+                report(item.location, "a concept must be a mapping with 'id' and terms per language", .glossary)
                 continue
             }
             var id: String? = nil
@@ -69,7 +69,7 @@ public struct Glossary: Sendable {
                     continue
                 }
                 guard languages.contains(name) else {
-                    report(key.location, .error, "unknown language '\(name)' (expected one of \(languages.joined(separator: ", ")))", "glossary-language")
+                    report(key.location, "unknown language '\(name)' (expected one of \(languages.joined(separator: ", ")))", .glossaryLanguage)
                     continue
                 }
                 let values: [YAMLNode]
@@ -80,14 +80,14 @@ public struct Glossary: Sendable {
                 }
                 for term in values {
                     guard let text = term.string, !text.trimmingSpaces().isEmpty else {
-                        report(term.location, .error, "a term must be a non-empty string", "glossary")
+                        report(term.location, "a term must be a non-empty string", .glossary)
                         continue
                     }
                     terms.append(Term(text: text, language: name, location: term.location))
                 }
             }
             guard let id, !id.isEmpty else {
-                report(item.location, .error, "a concept needs an 'id'", "glossary")
+                report(item.location, "a concept needs an 'id'", .glossary)
                 continue
             }
             concepts.append(Concept(id: id, terms: terms, location: item.location))
@@ -118,7 +118,7 @@ public struct Glossary: Sendable {
         for concept in concepts {
             if let first = ids[concept.id] {
                 diagnostics.append(Diagnostic(path: path, location: concept.location, severity: .error,
-                                              message: "concept '\(concept.id)' is defined twice (first at line \(first.line))", rule: "glossary-duplicate"))
+                                              message: "concept '\(concept.id)' is defined twice (first at line \(first.line))", rule: .glossaryDuplicate))
             }
             ids[concept.id] = concept.location
             var seen: Set<String> = []
@@ -126,10 +126,10 @@ public struct Glossary: Sendable {
                 let key = Self.normalize(term.text)
                 if let other = owner[key], other != concept.id {
                     diagnostics.append(Diagnostic(path: path, location: term.location, severity: .error,
-                                                  message: "term '\(term.text)' is in two concepts: '\(other)' and '\(concept.id)'", rule: "glossary-term-conflict"))
+                                                  message: "term '\(term.text)' is in two concepts: '\(other)' and '\(concept.id)'", rule: .glossaryTermConflict))
                 } else if !seen.insert(key + "\u{0}" + term.language).inserted {
                     diagnostics.append(Diagnostic(path: path, location: term.location, severity: .warning,
-                                                  message: "term '\(term.text)' is listed twice in '\(concept.id)'", rule: "glossary-duplicate"))
+                                                  message: "term '\(term.text)' is listed twice in '\(concept.id)'", rule: .glossaryDuplicate))
                 }
                 owner[key] = concept.id
             }

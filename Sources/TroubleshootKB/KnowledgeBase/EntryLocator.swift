@@ -101,7 +101,7 @@ public enum EntryLocator {
                 guard folderMode == S_IFDIR else { return .none }
                 if fstatat(dir, name + "/" + entryFileName, &info, AT_SYMLINK_NOFOLLOW) != 0 {
                     return .problem(Diagnostic(path: candidate.displayPath, location: nil, severity: .warning,
-                                               message: "folder has no \(entryFileName); it is not an entry", rule: "missing-entry-file"))
+                                               message: "folder has no \(entryFileName); it is not an entry", rule: .missingEntryFile))
                 }
                 if info.st_mode & S_IFMT != S_IFLNK { return .entry(candidate) }
             }
@@ -115,12 +115,12 @@ public enum EntryLocator {
         let candidate = location(file: file, folder: folder, root: path, workingDirectory: workingDirectory)
         guard fm.fileExists(atPath: file) else {
             return .problem(Diagnostic(path: candidate.displayPath, location: nil, severity: .warning,
-                                       message: "folder has no \(entryFileName); it is not an entry", rule: "missing-entry-file"))
+                                       message: "folder has no \(entryFileName); it is not an entry", rule: .missingEntryFile))
         }
         if let escape = escapes(file: file, root: path) {
             return .problem(Diagnostic(path: candidate.displayPath, location: nil, severity: .error,
                                        message: "symbolic link points outside the entries folder (\(escape)); not read",
-                                       rule: "path-outside"))
+                                       rule: .pathOutside))
         }
         return .entry(candidate)
     }
@@ -146,5 +146,21 @@ public enum EntryLocator {
         let base = (workingDirectory as NSString).standardizingPath
         if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
         return path
+    }
+}
+
+extension EntryLocator {
+    /// Ids that `related` may name: every entry folder beside the located ones (what
+    /// `Linter` is given as `knownIDs` by kb lint, kb build and the search index).
+    public static func knownIDs(for locations: [EntryLocation]) -> Set<String> {
+        var ids = Set(locations.map(\.folderName))
+        for root in Set(locations.map(\.root)) {
+            // Folders already located are known; only the others are looked at.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where !ids.contains(name) &&
+                FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(name + "/" + EntryLocator.entryFileName)) {
+                ids.insert(name)
+            }
+        }
+        return ids
     }
 }

@@ -50,7 +50,7 @@ public struct KnowledgeBase: Sendable {
         // Unreadable or too large: the reporting path below.
         guard let handle = FileHandle(forReadingAtPath: location.file) else {
             return Item(location: location, entry: nil, diagnostics: [
-                Diagnostic(path: path, location: nil, severity: .error, message: "cannot read the file", rule: "io")
+                Diagnostic(path: path, location: nil, message: "cannot read the file", rule: .io)
             ], size: 0)
         }
         defer { try? handle.close() }
@@ -59,13 +59,13 @@ public struct KnowledgeBase: Sendable {
             data = try handle.read(upToCount: maximumReadSize + 1) ?? Data()
         } catch {
             return Item(location: location, entry: nil, diagnostics: [
-                Diagnostic(path: path, location: nil, severity: .error, message: "cannot read the file: \(error.localizedDescription)", rule: "io")
+                Diagnostic(path: path, location: nil, message: "cannot read the file: \(error.localizedDescription)", rule: .io)
             ], size: 0)
         }
         if data.count > maximumReadSize {
             return Item(location: location, entry: nil, diagnostics: [
                 Diagnostic(path: path, location: nil, severity: .error,
-                           message: "the file is larger than \(maximumReadSize >> 20) MiB; not read", rule: "file-too-large")
+                           message: "the file is larger than \(maximumReadSize >> 20) MiB; not read", rule: .fileTooLarge)
             ], size: data.count)
         }
         let bytes = [UInt8](data)

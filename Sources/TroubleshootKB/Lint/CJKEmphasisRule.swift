@@ -6,7 +6,7 @@
 /// (`**[リンク](url)**を参照`), or `__` inside a word (`これは__強調__した`). Escaped
 /// delimiters (`\*\*`) are literal on purpose and not reported.
 enum CJKEmphasisRule {
-    static let id = "cjk-emphasis"
+    static let rule = LintRule.cjkEmphasis
 
     /// What sits next to a literal delimiter run in the paragraph's inline content.
     enum Neighbour: Equatable {
@@ -207,7 +207,7 @@ enum CJKEmphasisRule {
             searchLine = found.line
             searchColumn = found.column + run.needle.unicodeScalars.count
             out.append(Diagnostic(path: entry.path, location: SourceLocation(line: found.line, column: found.column + offset),
-                                  severity: .warning, message: explanation(run), rule: id))
+                                  message: explanation(run), rule: rule))
         }
         return out
     }

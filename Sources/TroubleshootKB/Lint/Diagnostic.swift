@@ -12,12 +12,13 @@ public struct Diagnostic: Sendable, Equatable, Codable {
     public var location: SourceLocation?
     public var severity: Severity
     public var message: String
-    public var rule: String
+    public var rule: LintRule
 
-    public init(path: String, location: SourceLocation?, severity: Severity, message: String, rule: String) {
+    /// A diagnostic of `rule`, with the rule's severity unless `severity` says otherwise.
+    public init(path: String, location: SourceLocation?, severity: Severity? = nil, message: String, rule: LintRule) {
         self.path = path
         self.location = location
-        self.severity = severity
+        self.severity = severity ?? rule.severity
         self.message = message
         self.rule = rule
     }
@@ -25,6 +26,6 @@ public struct Diagnostic: Sendable, Equatable, Codable {
     /// The compiler-style one-line form, without colour.
     public var formatted: String {
         let position = location.map { ":\($0.line):\($0.column)" } ?? ""
-        return "\(path)\(position): \(severity.rawValue): \(message) [\(rule)]"
+        return "\(path)\(position): \(severity.rawValue): \(message) [\(rule.id)]"
     }
 }

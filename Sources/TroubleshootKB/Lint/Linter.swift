@@ -8,7 +8,12 @@ public struct Linter: Sendable {
     static let idPattern = try! NSRegularExpression(pattern: "^[a-z0-9]+(-[a-z0-9]+)*$")
     static let datePattern = try! NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
-    public init() {}
+    /// The worlds a scenario may name (`@world:<name>`), whose steps must match.
+    public let worlds: [WorldType]
+
+    public init(worlds: [WorldType] = ScenarioWorlds.all) {
+        self.worlds = worlds
+    }
 
     /// What linting one file found, and the id it claims (for the cross-entry duplicate-id rule).
     struct FileOutcome {
@@ -41,7 +46,7 @@ public struct Linter: Sendable {
         var diagnostics = item.diagnostics
         if item.size > Self.maximumEntrySize && item.entry != nil {
             diagnostics.append(Diagnostic(path: item.location.displayPath, location: nil, severity: .error,
-                                          message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: "file-too-large"))
+                                          message: "the file is \(item.size) bytes; entries must be at most 1 MiB", rule: .fileTooLarge))
         }
         if let entry = item.entry { diagnostics += lint(entry, location: item.location, knownIDs: knownIDs) }
         return FileOutcome(diagnostics: diagnostics, id: item.entry?.id, path: item.location.displayPath,
@@ -57,7 +62,7 @@ public struct Linter: Sendable {
             guard let id = outcome.id else { continue }
             if let other = firstPathForID[id] {
                 diagnostics.append(Diagnostic(path: outcome.path, location: outcome.idLocation, severity: .error,
-                                              message: "id '\(id)' is also used by \(other)", rule: "duplicate-id"))
+                                              message: "id '\(id)' is also used by \(other)", rule: .duplicateID))
             } else {
                 firstPathForID[id] = outcome.path
             }
@@ -78,70 +83,70 @@ public struct Linter: Sendable {
         let path = entry.path
         let meta = entry.metadata
         let top = SourceLocation(line: 1, column: 1)
-        func report(_ at: SourceLocation?, _ severity: Diagnostic.Severity, _ message: String, _ rule: String) {
-            out.append(Diagnostic(path: path, location: at, severity: severity, message: message, rule: rule))
+        func report(_ at: SourceLocation?, _ message: String, _ rule: LintRule) {
+            out.append(Diagnostic(path: path, location: at, message: message, rule: rule))
         }
         let hasFrontMatter = !meta.locations.isEmpty
         if hasFrontMatter {
             for key in ["id", "title", "lang", "summary", "status", "updated"] where meta.locations[key] == nil {
-                report(top, .error, "missing required key '\(key)'", "missing-key")
+                report(top, "missing required key '\(key)'", .missingKey)
             }
         }
         if meta.locations["id"] != nil {
             if !Self.matches(Self.idPattern, meta.id) {
-                report(meta.locations["id"], .error, "id '\(meta.id)' must match [a-z0-9]+(-[a-z0-9]+)*", "invalid-id")
+                report(meta.locations["id"], "id '\(meta.id)' must match [a-z0-9]+(-[a-z0-9]+)*", .invalidID)
             } else if meta.id != entry.folderName {
-                report(meta.locations["id"], .error, "id '\(meta.id)' does not match its folder name '\(entry.folderName)'", "id-mismatch")
+                report(meta.locations["id"], "id '\(meta.id)' does not match its folder name '\(entry.folderName)'", .idMismatch)
             }
         }
         if let at = meta.locations["lang"], !EntryMetadata.knownLanguages.contains(meta.lang) {
-            report(at, .error, "lang '\(meta.lang)' is not one of \(EntryMetadata.knownLanguages.joined(separator: ", "))", "invalid-lang")
+            report(at, "lang '\(meta.lang)' is not one of \(EntryMetadata.knownLanguages.joined(separator: ", "))", .invalidLang)
         }
         if hasFrontMatter && meta.symptoms.filter({ !$0.trimmingSpaces().isEmpty }).isEmpty {
-            report(meta.locations["symptoms"] ?? top, .error, "at least one symptom is required: how would someone search for this problem?", "no-symptoms")
+            report(meta.locations["symptoms"] ?? top, "at least one symptom is required: how would someone search for this problem?", .noSymptoms)
         }
         if let at = meta.locations["updated"], !Self.matches(Self.datePattern, meta.updated) {
-            report(at, .error, "updated '\(meta.updated)' must be a date written YYYY-MM-DD", "invalid-date")
+            report(at, "updated '\(meta.updated)' must be a date written YYYY-MM-DD", .invalidDate)
         }
         if meta.status == .resolved {
             if entry.attempts.isEmpty {
-                report(meta.locations["status"], .error, "a resolved entry needs its attempts (headings like '方案 1', '시도 1', '試行 1', 'Attempt 1')", "resolved-without-attempts")
+                report(meta.locations["status"], "a resolved entry needs its attempts (headings like '方案 1', '시도 1', '試行 1', 'Attempt 1')", .resolvedWithoutAttempts)
             }
             if entry.fix == nil {
-                report(meta.locations["status"], .error, "a resolved entry needs a fix section (最终方案 / 해결 방법 / 解決策 / Fix)", "resolved-without-fix")
+                report(meta.locations["status"], "a resolved entry needs a fix section (最终方案 / 해결 방법 / 解決策 / Fix)", .resolvedWithoutFix)
             }
         }
         var seenNumbers: [AttemptNumber: SourceLocation] = [:]
         for attempt in entry.attempts {
             if let first = seenNumbers[attempt.number] {
-                report(attempt.headingRange.start, .error, "attempt \(attempt.number) is numbered twice (first at line \(first.line))", "duplicate-attempt")
+                report(attempt.headingRange.start, "attempt \(attempt.number) is numbered twice (first at line \(first.line))", .duplicateAttempt)
             } else {
                 seenNumbers[attempt.number] = attempt.headingRange.start
             }
             if attempt.outcome == .unknown {
                 let hasResult = attempt.parts.contains { $0.role == .result }
-                report(attempt.headingRange.start, .warning,
+                report(attempt.headingRange.start,
                        hasResult ? "attempt \(attempt.number): the result does not start with an outcome word (失败/실패/失敗/failed, 部分/부분/部分的/partial, 成功/성공/worked, 放弃/기각/却下/rejected)"
                                  : "attempt \(attempt.number) has no result label (结果：/결과:/結果：/Result:) with an outcome",
-                       "unknown-outcome")
+                       .unknownOutcome)
             }
         }
         for (index, related) in meta.related.enumerated() where !knownIDs.contains(related) {
             let at = meta.itemLocations["related"].flatMap { index < $0.count ? $0[index] : nil } ?? meta.locations["related"]
-            report(at, .error, "related entry '\(related)' does not exist", "unknown-related")
+            report(at, "related entry '\(related)' does not exist", .unknownRelated)
         }
         if let scenario = meta.scenario, let location {
             let folder = PathText.folder(of: location.file)
             let target = ((folder as NSString).appendingPathComponent(scenario) as NSString).standardizingPath
             if scenario.hasPrefix("/") || !target.hasPrefix(folder + "/") {
-                report(meta.locations["scenario"], .error, "scenario path '\(scenario)' leaves the entry folder", "path-outside")
+                report(meta.locations["scenario"], "scenario path '\(scenario)' leaves the entry folder", .pathOutside)
             } else if FileManager.default.fileExists(atPath: target), let escape = EntryLocator.escapes(file: target, root: folder) {
-                report(meta.locations["scenario"], .error, "scenario path '\(scenario)' is a symbolic link out of the entry folder (\(escape)); not read", "path-outside")
+                report(meta.locations["scenario"], "scenario path '\(scenario)' is a symbolic link out of the entry folder (\(escape)); not read", .pathOutside)
             } else if !FileManager.default.fileExists(atPath: target) {
-                report(meta.locations["scenario"], .error, "scenario file '\(scenario)' does not exist", "missing-scenario")
+                report(meta.locations["scenario"], "scenario file '\(scenario)' does not exist", .missingScenario)
             }
         }
-        if let location { out += ScenarioLinkRule.check(entry, location: location) }
+        if let location { out += ScenarioLinkRule.check(entry, location: location, worlds: worlds) }
         out += CJKEmphasisRule.check(entry)
         out += ImportTodoRule.check(entry)
         return out
@@ -158,13 +163,13 @@ enum ImportTodoRule {
     struct Marker {
         let text: String
         let bytes: [UInt8]
-        let rule: String
+        let rule: LintRule
         let prefix: String
     }
 
     static let markers = [
-        Marker(text: "TODO(kb-import)", bytes: Array("TODO(kb-import)".utf8), rule: "import-todo", prefix: "import left a question: "),
-        Marker(text: DraftTemplate.marker, bytes: Array(DraftTemplate.marker.utf8), rule: "draft-todo", prefix: "still to write: "),
+        Marker(text: "TODO(kb-import)", bytes: Array("TODO(kb-import)".utf8), rule: .importTodo, prefix: "import left a question: "),
+        Marker(text: DraftTemplate.marker, bytes: Array(DraftTemplate.marker.utf8), rule: .draftTodo, prefix: "still to write: "),
     ]
 
     static func check(_ entry: Entry) -> [Diagnostic] {
@@ -178,7 +183,7 @@ enum ImportTodoRule {
                 guard let range = text.range(of: marker.text) else { continue }
                 let column = text[..<range.lowerBound].unicodeScalars.count + 1
                 let message = text[range.upperBound...].drop { $0 == ":" || $0 == " " }.replacingOccurrences(of: "-->", with: "").trimmingSpaces()
-                out.append(Diagnostic(path: entry.path, location: .init(line: line, column: column), severity: .warning,
+                out.append(Diagnostic(path: entry.path, location: .init(line: line, column: column),
                                       message: marker.prefix + message, rule: marker.rule))
             }
         }
@@ -189,7 +194,7 @@ enum ImportTodoRule {
 /// The entry's scenario file: it parses, its record tags name records of the entry, its steps
 /// are defined, and (when there is one) every attempt has a scenario.
 enum ScenarioLinkRule {
-    static func check(_ entry: Entry, location: EntryLocation) -> [Diagnostic] {
+    static func check(_ entry: Entry, location: EntryLocation, worlds: [WorldType]) -> [Diagnostic] {
         guard let file = EntryScenarioFile.load(entry: entry, location: location) else { return [] }
         if let readError = file.readError {
             // A declared path that is missing or leaves the folder is reported by the `scenario`
@@ -198,13 +203,13 @@ enum ScenarioLinkRule {
             let declared = entry.metadata.scenario.map { !$0.isEmpty } ?? false
             let outside = EntryScenarioFile.locate(entry: entry, location: location)?.outside ?? false
             if declared && (outside || !FileManager.default.fileExists(atPath: file.path)) { return [] }
-            return [Diagnostic(path: file.displayPath, location: nil, severity: .error, message: readError,
-                               rule: outside ? "path-outside" : "scenario-unreadable")]
+            return [Diagnostic(path: file.displayPath, location: nil, message: readError,
+                               rule: outside ? .pathOutside : .scenarioUnreadable)]
         }
         var out: [Diagnostic] = []
         for error in file.errors {
             out.append(Diagnostic(path: file.displayPath, location: .init(line: error.line, column: max(1, error.column)), severity: .error,
-                                  message: "the scenario file does not parse: \(error.reason)", rule: "scenario-parse-error"))
+                                  message: "the scenario file does not parse: \(error.reason)", rule: .scenarioParseError))
         }
         guard let document = file.document else { return out }
         let anchors = RecordTag.anchors(of: entry)
@@ -216,7 +221,7 @@ enum ScenarioLinkRule {
                 let what = anchor == "fix" ? "the entry has no fix section" : "no attempt of the entry has that number"
                 out.append(Diagnostic(path: file.displayPath, location: tag.location, severity: .error,
                                       message: "tag \(tag.name) links to no record: \(what) (records: \(known.isEmpty ? "none" : known.joined(separator: ", ")))",
-                                      rule: "unknown-record-tag"))
+                                      rule: .unknownRecordTag))
             } else {
                 linked.insert(anchor)
             }
@@ -226,10 +231,10 @@ enum ScenarioLinkRule {
         let stepInfo = ScenarioRunner.stepInfo(document)
         for pickle in pickles {
             let worldName = ScenarioWorlds.name(for: pickle.tags.map(\.name))
-            guard let world = ScenarioWorlds.named(worldName) else {
+            guard let world = worlds.first(where: { $0.name == worldName }) else {
                 out.append(Diagnostic(path: file.displayPath, location: pickle.location, severity: .error,
-                                      message: "no world named '\(worldName)' (known: \(ScenarioWorlds.all.map(\.name).joined(separator: ", ")))",
-                                      rule: "unknown-world"))
+                                      message: "no world named '\(worldName)' (known: \(worlds.map(\.name).joined(separator: ", ")))",
+                                      rule: .unknownWorld))
                 continue
             }
             for step in pickle.steps where seenSteps.insert(step.astNodeIds.first ?? step.id).inserted {
@@ -238,17 +243,17 @@ enum ScenarioLinkRule {
                 case .matched, .invalidArgument: break
                 case .undefined:
                     out.append(Diagnostic(path: file.displayPath, location: where_, severity: .error,
-                                          message: "no \(worldName) step matches '\(step.text)' (see docs/scenario-language.md)", rule: "undefined-step"))
+                                          message: "no \(worldName) step matches '\(step.text)' (see docs/scenario-language.md)", rule: .undefinedStep))
                 case .ambiguous(let phrases):
                     out.append(Diagnostic(path: file.displayPath, location: where_, severity: .error,
-                                          message: "several steps match '\(step.text)': \(phrases.joined(separator: ", "))", rule: "ambiguous-step"))
+                                          message: "several steps match '\(step.text)': \(phrases.joined(separator: ", "))", rule: .ambiguousStep))
                 }
             }
         }
         for attempt in entry.attempts where !linked.contains(attempt.anchor) {
             out.append(Diagnostic(path: entry.path, location: attempt.headingRange.start, severity: .warning,
                                   message: "attempt \(attempt.number) has no scenario in \(file.displayPath) (tag one with @\(attempt.anchor))",
-                                  rule: "attempt-without-scenario"))
+                                  rule: .attemptWithoutScenario))
         }
         return out
     }

@@ -130,7 +130,7 @@ public struct SearchIndexStore: Sendable {
             guard stat(location.file, &info) == 0, Int(info.st_size) > Linter.maximumEntrySize else { return true }
             oversized.append(Diagnostic(path: location.displayPath, location: nil, severity: .error,
                                         message: "the file is \(info.st_size) bytes; entries must be at most 1 MiB (not indexed)",
-                                        rule: "file-too-large"))
+                                        rule: .fileTooLarge))
             return false
         }
         let kb = KnowledgeBase.load(readable, locatorDiagnostics: locatorDiagnostics)
@@ -153,7 +153,7 @@ public struct SearchIndexStore: Sendable {
         let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
         // The lint gate runs beside the writing of the file (which keeps one core busy in the
         // kernel); the index is saved only without errors.
-        let knownIDs = LintCommand.knownIDs(for: locations)
+        let knownIDs = EntryLocator.knownIDs(for: locations)
         let lint = BackgroundTask { Linter().lint(kb, knownIDs: knownIDs).filter { $0.severity == .error } }
         let indexURL = URL(fileURLWithPath: indexPath)
         var temporary: String? = nil

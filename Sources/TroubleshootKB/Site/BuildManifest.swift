@@ -25,7 +25,7 @@ struct BuildManifest: Equatable {
     var fingerprint: String
     /// The entries folder (its modification time changes when an entry folder is added, removed or renamed).
     var entriesFolder: FileStamp
-    /// The ids lint knew (`LintCommand.knownIDs`): the entry folders.
+    /// The ids lint knew (`EntryLocator.knownIDs`): the entry folders.
     var knownIDs: [String]
     /// Sorted by `file`.
     var entries: [EntryRecord]
@@ -237,7 +237,7 @@ struct ManifestWriter {
         for d in record.diagnostics {
             string(d.path)
             int(d.location?.line ?? 0); int(d.location?.column ?? 0)
-            string(d.severity.rawValue); string(d.message); string(d.rule)
+            string(d.severity.rawValue); string(d.message); string(d.rule.id)
         }
     }
     mutating func bytes(_ value: [UInt8]) { int(value.count); output += value }
@@ -327,7 +327,7 @@ struct ManifestReader {
         var diagnostics: [Diagnostic] = []
         for _ in 0..<diagnosticCount {
             guard let path = string(), let lineNumber = int(), let column = int(), let severityName = string(),
-                  let severity = Diagnostic.Severity(rawValue: severityName), let message = string(), let rule = string()
+                  let severity = Diagnostic.Severity(rawValue: severityName), let message = string(), let ruleID = string(), let rule = LintRule(id: ruleID)
             else { return nil }
             let location = lineNumber == 0 ? nil : SourceLocation(line: lineNumber, column: column)
             diagnostics.append(Diagnostic(path: path, location: location, severity: severity, message: message, rule: rule))

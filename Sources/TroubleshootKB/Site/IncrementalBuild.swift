@@ -60,7 +60,7 @@ extension SiteBuilder {
             let (found, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
             let files = found.map { relativePath($0.file) }.sorted()
             guard locatorDiagnostics.isEmpty, files == records.map(\.file) else { throw CleanBuildNeeded(reason: "entries were added, removed or renamed") }
-            knownIDs = LintCommand.knownIDs(for: found)
+            knownIDs = EntryLocator.knownIDs(for: found)
         }
 
         // Which entries may have changed: any stamp of the folder, the entry file or the scenario file.

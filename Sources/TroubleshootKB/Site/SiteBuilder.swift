@@ -430,7 +430,7 @@ public struct SiteBuilder: Sendable {
     /// Lints every entry; throws when there are errors (every parsed item has an entry then).
     /// Returns the diagnostics (warnings only) and the ids lint knew.
     func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws -> ([Diagnostic], Set<String>) {
-        let knownIDs = LintCommand.knownIDs(for: locations)
+        let knownIDs = EntryLocator.knownIDs(for: locations)
         let diagnostics = Self.lint(parsed.items, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs, progress: progress)
         try reportAndStopOnErrors(diagnostics)
         return (diagnostics, knownIDs)
@@ -465,7 +465,7 @@ public struct SiteBuilder: Sendable {
             guard let entry = item.entry else { continue }
             if let other = firstPathForID[entry.id] {
                 diagnostics.append(Diagnostic(path: entry.path, location: entry.metadata.locations["id"], severity: .error,
-                                              message: "id '\(entry.id)' is also used by \(other)", rule: "duplicate-id"))
+                                              message: "id '\(entry.id)' is also used by \(other)", rule: .duplicateID))
             } else {
                 firstPathForID[entry.id] = entry.path
             }

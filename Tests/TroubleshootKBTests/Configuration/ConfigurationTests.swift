@@ -42,26 +42,26 @@ import Testing
         let severity: Diagnostic.Severity
         let location: String
         let message: String
-        let rule: String
+        let rule: LintRule
         var testDescription: String { name }
     }
 
     static let badValues: [BadValue] = [
-        .init(name: "unknown key", yaml: "title: A\nsite_name: B\n", severity: .warning, location: "2:1", message: "unknown setting 'site_name'", rule: "config-unknown-key"),
-        .init(name: "unknown check key", yaml: "check:\n  parallel: 2\n", severity: .warning, location: "2:3", message: "unknown setting 'check.parallel'", rule: "config-unknown-key"),
-        .init(name: "base URL not http", yaml: "base_url: ftp://example.com/\n", severity: .error, location: "1:11", message: "'base_url' must be a path starting with /", rule: "config"),
-        .init(name: "title a list", yaml: "title: [a, b]\n", severity: .error, location: "1:8", message: "'title' must be a string, found a list", rule: "config"),
-        .init(name: "empty title", yaml: "title: \"\"\n", severity: .error, location: "1:8", message: "'title' must not be empty", rule: "config"),
-        .init(name: "languages not a list", yaml: "languages: ko\n", severity: .error, location: "1:12", message: "'languages' must be a list", rule: "config"),
-        .init(name: "bad language tag", yaml: "languages: [ko, 'korean language']\n", severity: .error, location: "1:17", message: "'korean language' is not a language tag", rule: "config"),
-        .init(name: "zero jobs", yaml: "check:\n  jobs: 0\n", severity: .error, location: "2:9", message: "'check.jobs' must be a whole number from 1 to 256, found '0'", rule: "config"),
-        .init(name: "timeout not a number", yaml: "check:\n  timeout: soon\n", severity: .error, location: "2:12", message: "'check.timeout' must be a whole number", rule: "config"),
-        .init(name: "key twice", yaml: "title: A\ntitle: B\n", severity: .error, location: "2:1", message: "'title' is set twice", rule: "config"),
-        .init(name: "not a mapping", yaml: "- title\n", severity: .error, location: "1:1", message: "kb.yaml must be a mapping of settings", rule: "config"),
-        .init(name: "YAML syntax", yaml: "title: [unclosed\n", severity: .error, location: "2:1", message: "invalid YAML", rule: "config"),
-        .init(name: "two documents", yaml: "title: A\n---\ntitle: B\n", severity: .error, location: "2:1", message: "holds a second YAML document", rule: "config"),
-        .init(name: "output is the entries folder", yaml: "entries: notes\noutput: notes\n", severity: .error, location: "2:9", message: "'output' (notes) must be apart from 'entries'", rule: "config"),
-        .init(name: "output inside the theme", yaml: "theme: site\noutput: ./site/out\n", severity: .error, location: "2:9", message: "must be apart from 'theme' (site)", rule: "config"),
+        .init(name: "unknown key", yaml: "title: A\nsite_name: B\n", severity: .warning, location: "2:1", message: "unknown setting 'site_name'", rule: .configUnknownKey),
+        .init(name: "unknown check key", yaml: "check:\n  parallel: 2\n", severity: .warning, location: "2:3", message: "unknown setting 'check.parallel'", rule: .configUnknownKey),
+        .init(name: "base URL not http", yaml: "base_url: ftp://example.com/\n", severity: .error, location: "1:11", message: "'base_url' must be a path starting with /", rule: .config),
+        .init(name: "title a list", yaml: "title: [a, b]\n", severity: .error, location: "1:8", message: "'title' must be a string, found a list", rule: .config),
+        .init(name: "empty title", yaml: "title: \"\"\n", severity: .error, location: "1:8", message: "'title' must not be empty", rule: .config),
+        .init(name: "languages not a list", yaml: "languages: ko\n", severity: .error, location: "1:12", message: "'languages' must be a list", rule: .config),
+        .init(name: "bad language tag", yaml: "languages: [ko, 'korean language']\n", severity: .error, location: "1:17", message: "'korean language' is not a language tag", rule: .config),
+        .init(name: "zero jobs", yaml: "check:\n  jobs: 0\n", severity: .error, location: "2:9", message: "'check.jobs' must be a whole number from 1 to 256, found '0'", rule: .config),
+        .init(name: "timeout not a number", yaml: "check:\n  timeout: soon\n", severity: .error, location: "2:12", message: "'check.timeout' must be a whole number", rule: .config),
+        .init(name: "key twice", yaml: "title: A\ntitle: B\n", severity: .error, location: "2:1", message: "'title' is set twice", rule: .config),
+        .init(name: "not a mapping", yaml: "- title\n", severity: .error, location: "1:1", message: "kb.yaml must be a mapping of settings", rule: .config),
+        .init(name: "YAML syntax", yaml: "title: [unclosed\n", severity: .error, location: "2:1", message: "invalid YAML", rule: .config),
+        .init(name: "two documents", yaml: "title: A\n---\ntitle: B\n", severity: .error, location: "2:1", message: "holds a second YAML document", rule: .config),
+        .init(name: "output is the entries folder", yaml: "entries: notes\noutput: notes\n", severity: .error, location: "2:9", message: "'output' (notes) must be apart from 'entries'", rule: .config),
+        .init(name: "output inside the theme", yaml: "theme: site\noutput: ./site/out\n", severity: .error, location: "2:9", message: "must be apart from 'theme' (site)", rule: .config),
     ]
 
     @Test(arguments: badValues)

@@ -49,7 +49,7 @@ import Testing
     static func warnings(_ body: String) throws -> [Diagnostic] {
         let result = TestSupport.parse(entry(body))
         let entry = try #require(result.entry)
-        return Linter().lint(entry, location: nil, knownIDs: ["test-entry"]).filter { $0.rule == CJKEmphasisRule.id }
+        return Linter().lint(entry, location: nil, knownIDs: ["test-entry"]).filter { $0.rule == .cjkEmphasis }
     }
 
     /// What cmark (through the project's renderer) makes of the text: is there a literal run left?
