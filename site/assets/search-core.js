@@ -1,7 +1,10 @@
 /*
  * KBSearch — the TroubleshootKB search core in plain JavaScript.
  *
- * A line-for-line twin of Sources/TroubleshootKB/Search (Swift); docs/search.md is the spec.
+ * The query side of the search that Sources/TroubleshootKB/Search implements in Swift (tokenizer,
+ * glossary, expansions, ranking over the web index): docs/search.md is the spec both follow, and the
+ * parity tests (Tests/js/entries.test.mjs, tokenizer.test.mjs, SearchWebFixtureTests) hold them to the
+ * same tokens and the same results.
  * Runs as a classic <script> (defines the global `KBSearch`) and under node (module.exports).
  * No dependencies.
  */

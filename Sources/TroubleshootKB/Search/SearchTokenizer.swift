@@ -148,15 +148,21 @@ struct SearchTokenizer {
     private var runBytes: [UInt8] = []
     private var partBytes: [UInt8] = []
 
-    /// Whether packed ASCII bytes (big-endian in a UInt64) are a stop word; generated from `SearchAnalyzer.stopWords`.
+    /// `SearchAnalyzer.stopWords` packed (`pack`), sorted: made from the word list, so the list
+    /// is the one place to change.
+    static let packedStopWords: [UInt64] = SearchAnalyzer.stopWords.map { pack(ArraySlice($0.utf8)) }.sorted()
+
+    /// Whether packed ASCII bytes (big-endian in a UInt64) are a stop word (a binary search of
+    /// `packedStopWords`).
     @inline(__always)
     static func isStopWord(_ packed: UInt64) -> Bool {
-        switch packed {
-        case 0x61, 0x616E, 0x616E64, 0x617265, 0x6173, 0x6174, 0x6265, 0x627574, 0x6279, 0x666F72, 0x6966, 0x696E, 0x696E746F, 0x6973, 0x6974, 0x6E6F, 0x6E6F74, 0x6F66, 0x6F6E, 0x6F72, 0x73756368, 0x74686174, 0x746865, 0x7468656972, 0x7468656E, 0x7468657265, 0x7468657365, 0x74686579, 0x74686973, 0x746F, 0x776173, 0x77696C6C, 0x77697468:
-            return true
-        default:
-            return false
+        let words = packedStopWords
+        var low = 0, high = words.count
+        while low < high {
+            let middle = (low + high) / 2
+            if words[middle] < packed { low = middle + 1 } else { high = middle }
         }
+        return low < words.count && words[low] == packed
     }
 
     @inline(__always)
