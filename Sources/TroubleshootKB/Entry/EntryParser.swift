@@ -266,49 +266,10 @@ struct StructureBuilder {
         return (outcome, word)
     }
 
-    /// Whether `text` starts with the outcome `word`, compared lower-cased character by character
-    /// (`text.lowercased().hasPrefix(word.lowercased())`). When the text's first scalars are
-    /// ASCII or CJK letters and punctuation, which neither case-map, decompose nor join the
-    /// character before them, that is a byte comparison with ASCII letters folded; anything
-    /// else takes the full comparison.
+    /// Whether `text` starts with the outcome `word`, compared lower-cased character by
+    /// character. Runs once per result paragraph of an attempt whose outcome word was found.
     static func startsWithOutcomeWord(_ text: String, _ word: String) -> Bool {
-        let fast: Bool? = VocabularyMatcher.withUTF8(word) { w in
-            var j = 0
-            while j < w.count {
-                let (value, length) = UTF8Scan.decode(w, j)
-                guard isPlain(value) else { return nil }
-                j += length
-            }
-            return VocabularyMatcher.withUTF8(text) { t -> Bool? in
-                var i = 0, k = 0
-                // The word's scalars and the one after them must all be plain.
-                while i < t.count {
-                    let (value, length) = UTF8Scan.decode(t, i)
-                    guard isPlain(value) else { return nil }
-                    if k == w.count { break }
-                    guard k + length <= w.count else { return false }
-                    for j in 0..<length where UTF8Scan.foldASCII(t[i + j]) != UTF8Scan.foldASCII(w[k + j]) { return false }
-                    i += length
-                    k += length
-                }
-                return k == w.count
-            }
-        }
-        return fast ?? text.lowercased().hasPrefix(word.lowercased())
-    }
-
-    /// Scalars that are a character on their own whatever surrounds them, are in normal form
-    /// C, and whose only case mapping is ASCII's: ASCII but the carriage return, CJK
-    /// punctuation, Hiragana and Katakana letters, Han, Hangul syllables, and full-width ASCII
-    /// but its letters.
-    private static func isPlain(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x00...0x0C, 0x0E...0x7F, 0x3000...0x3029, 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
-             0xFF01...0xFF20, 0xFF3B...0xFF40, 0xFF5B...0xFF5E:
-            return true
-        default:
-            return false
-        }
+        text.lowercased().hasPrefix(word.lowercased())
     }
 
     /// `text` without its first `word.unicodeScalars.count` scalars and the separators and
