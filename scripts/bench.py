@@ -56,6 +56,16 @@ def median_of(runs, cmd, cwd=None, before=None, env=None, ok=(0, 1), cpu=None):
     return statistics.median(times), max(rss), times
 
 
+def tree(path):
+    """(files, bytes) under `path`."""
+    files = total = 0
+    for base, _, names in os.walk(path):
+        for name in names:
+            files += 1
+            total += os.path.getsize(os.path.join(base, name))
+    return files, total
+
+
 def du(path):
     total = 0
     for base, _, files in os.walk(path):
@@ -107,6 +117,8 @@ def main():
     elif "bytes" in parts:
         bench_bytes(args, base, results)
 
+    results["entries_markdown_bytes"] = size
+    print_search_scale_table(args, results)
     os.makedirs(os.path.join(ROOT, "bench-out"), exist_ok=True)
     with open(os.path.join(ROOT, "bench-out", "results.json"), "w") as f:
         json.dump(results, f, indent=2)
@@ -273,7 +285,10 @@ def bench_build_sizes(args, results, fs):
 
         t, m, all_t, c, outs = timed("kb", lambda out: [KB, "build", "--out", out])
         size = du(outs[-1])
-        row = {"kb_build_median_s": t, "kb_runs_s": all_t, "kb_cpu_median_s": c, "kb_peak_rss_mb": m, "kb_bytes": size}
+        site_files, _ = tree(outs[-1])
+        search_files, search_bytes = tree(os.path.join(outs[-1], "search"))
+        row = {"kb_build_median_s": t, "kb_runs_s": all_t, "kb_cpu_median_s": c, "kb_peak_rss_mb": m, "kb_bytes": size,
+               "kb_files": site_files, "kb_search_files": search_files, "kb_search_bytes": search_bytes}
         results.setdefault("sites", {})[str(n)] = {"kb": outs[-1]}
         line = (f"N={n}: kb build (pages + search) median {t:.2f} s {['%.2f' % x for x in all_t]}, CPU {c:.2f} s, "
                 f"{m:.0f} MB peak RSS, {size / 1e6:.1f} MB output")
@@ -282,14 +297,15 @@ def bench_build_sizes(args, results, fs):
                                                                  "--destination", out])
             public = houts[-1]
             row.update({"hugo_nohl_median_s": ht, "hugo_runs_s": hall, "hugo_cpu_median_s": hc,
-                        "hugo_peak_rss_mb": hm, "hugo_bytes": du(public)})
+                        "hugo_peak_rss_mb": hm, "hugo_bytes": du(public), "hugo_files": tree(public)[0]})
             line += (f"\n         hugo (no highlighting, pages only) {ht:.2f} s {['%.2f' % x for x in hall]}, CPU {hc:.2f} s, "
                      f"{hm:.0f} MB, {du(public) / 1e6:.1f} MB | kb/hugo time {t / ht:.2f} (target <= 0.5), memory {m / hm:.2f} (target < 1)")
             if pf:
                 pcpu = []
                 pt, pm, pall = median_of(max(1, args.runs // 2), [pf, "--site", public], cwd=both, ok=(0,), cpu=pcpu)
+                pf_files, pf_bytes = tree(os.path.join(public, "pagefind"))
                 row.update({"pagefind_median_s": pt, "pagefind_cpu_median_s": statistics.median(pcpu), "pagefind_peak_rss_mb": pm,
-                            "pagefind_bytes": du(os.path.join(public, "pagefind"))})
+                            "pagefind_bytes": pf_bytes, "pagefind_files": pf_files})
                 results["sites"][str(n)]["pagefind"] = public
                 line += (f"\n         pagefind over hugo's output {pt:.2f} s, CPU {statistics.median(pcpu):.2f} s, {pm:.0f} MB, "
                          f"{du(os.path.join(public, 'pagefind')) / 1e6:.1f} MB index")
@@ -431,6 +447,49 @@ def bench_bytes(args, base, results, sites=None):
         rows.append(row)
         print(line)
     results["bytes_per_query"] = rows
+
+
+def print_search_scale_table(args, results):
+    """The search-at-scale measures side by side with their anchors and targets, from the rows
+    measured above (a row whose part did not run says so)."""
+    n = str(args.n)
+    build = results.get("build", {}).get(n, {})
+    search = results.get("search", {})
+    per_query = results.get("bytes_per_query", [])
+    mb = lambda b: f"{b / 1e6:.1f} MB"
+    rows = []
+    if build:
+        pf = f"{build['pagefind_files']:,} files, {mb(build['pagefind_bytes'])}" if "pagefind_bytes" in build else "pagefind not run"
+        met = "yes" if "pagefind_bytes" in build and build["kb_search_bytes"] <= build["pagefind_bytes"] else "no"
+        rows.append(("web search files", f"{build['kb_search_files']:,} files, {mb(build['kb_search_bytes'])}",
+                     f"<= pagefind-extended ({pf})", met if "pagefind_bytes" in build else "?"))
+        hugo = f"hugo {build['hugo_files']:,}" if "hugo_files" in build else "hugo not run"
+        rows.append(("files the site writes", f"{build['kb_files']:,} ({build['kb_files'] / args.n:.2f} per entry)",
+                     f"<= {int(1.3 * args.n):,} (1.3 per entry; {hugo})", "yes" if build["kb_files"] <= 1.3 * args.n else "no"))
+        rows.append(("kb build peak RSS", f"{build['kb_peak_rss_mb']:.0f} MB, {build['kb_build_median_s']:.2f} s", "< 2,000 MB",
+                     "yes" if build["kb_peak_rss_mb"] < 2000 else "no"))
+    else:
+        rows.append(("site rows", "build part not run", "", "?"))
+    for q in per_query:
+        if "pagefind_gzip_bytes" in q:
+            rows.append((f"bytes per query (gzip): {q['query']}", f"{q['kb_gzip_bytes'] / 1e3:.0f} KB",
+                         f"< pagefind {q['pagefind_gzip_bytes'] / 1e3:.0f} KB", "yes" if q["kb_gzip_bytes"] < q["pagefind_gzip_bytes"] else "no"))
+        else:
+            rows.append((f"bytes per query (gzip): {q['query']}", f"{q['kb_gzip_bytes'] / 1e3:.0f} KB", "pagefind not run", "?"))
+    if search:
+        limit = 0.5 * results["entries_markdown_bytes"]
+        rows.append((".kb/index size", mb(search["index_bytes"]), f"<= 0.5 x the entries ({mb(limit)})",
+                     "yes" if search["index_bytes"] <= limit else "no"))
+        rows.append(("kb index peak RSS", f"{search['index_peak_rss_mb']:.0f} MB, {search['index_build_median_s']:.2f} s", "< 2,000 MB",
+                     "yes" if search["index_peak_rss_mb"] < 2000 else "no"))
+        rows.append(("kb search end to end (warm)", f"p50 {search['end_to_end_p50_s'] * 1000:.0f} ms", "p50 < 50 ms",
+                     "yes" if search["end_to_end_p50_s"] < 0.05 else "no"))
+    else:
+        rows.append(("search rows", "search part not run", "", "?"))
+    print(f"\nsearch at scale, N={args.n} (medians of {args.runs}):")
+    width = max(len(r[0]) for r in rows)
+    for name, now, target, met in rows:
+        print(f"  {name.ljust(width)}  {now:<34} target {target:<44} met: {met}")
 
 
 if __name__ == "__main__":
