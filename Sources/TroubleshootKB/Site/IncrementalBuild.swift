@@ -39,9 +39,10 @@ extension SiteBuilder {
     func buildIncrementally(base: BaseURL, start: UInt64, clock: StepClock) throws -> Summary {
         let output = URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.resolvingSymlinksInPath().path
         guard FileManager.default.fileExists(atPath: (output as NSString).appendingPathComponent(SitePaths.marker)),
-              let (manifest, manifestBlocksRead) = BuildManifest.read(output: output) else {
+              let (readManifest, manifestBlocksRead) = BuildManifest.read(output: output) else {
             throw CleanBuildNeeded(reason: "no manifest of a previous build")
         }
+        var manifest = readManifest
         let startTime = BuildManifest.FileStamp.now
         let assets = try listAssets()
         let glossaryPath = (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)
@@ -51,7 +52,10 @@ extension SiteBuilder {
         // The entry files: those of the last build while the entries folder is as it was (no entry
         // folder added, removed or renamed); else located again, and they must be the same files.
         let entriesFolder = BuildManifest.FileStamp(path: options.entriesDirectory)
+        // The records are changed in place below: the manifest lets go of its reference, so
+        // replacing a record does not copy all of them.
         var records = manifest.entries
+        manifest.entries = []
         let positions = Dictionary(records.enumerated().map { ($1.listing.id, $0) }, uniquingKeysWith: { first, _ in first })
         let knownIDs: Set<String>
         if entriesFolder == manifest.entriesFolder {
@@ -67,15 +71,14 @@ extension SiteBuilder {
         let folder = Glibc.open(options.entriesDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { throw CleanBuildNeeded(reason: "the entries folder cannot be opened") }
         defer { close(folder) }
-        let stored = records
-        let touched = Parallel.map(stored.count) { k in
-            let record = stored[k]
+        let touched = Parallel.map(records.count) { [records] k in
+            let record = records[k]
             return BuildManifest.FileStamp(in: folder, record.file) != record.entry
                 || BuildManifest.FileStamp(in: folder, PathText.folder(of: record.file)) != record.folder
                 || record.scenario.map { BuildManifest.FileStamp(in: folder, $0) != record.scenarioStamp } == true
         }
         let workingDirectory = (options.workingDirectory as NSString).standardizingPath
-        let suspects = touched.indices.filter { touched[$0] }.map { ($0, location(ofRelative: stored[$0].file, workingDirectory: workingDirectory)) }
+        let suspects = touched.indices.filter { touched[$0] }.map { ($0, location(ofRelative: records[$0].file, workingDirectory: workingDirectory)) }
         clock.lap(.load)
         // More than a few changed entries (a checkout, a rewrite): a clean build is as quick.
         guard suspects.count <= max(16, records.count / 20) else { throw CleanBuildNeeded(reason: "\(suspects.count) entries changed") }
@@ -123,6 +126,7 @@ extension SiteBuilder {
         // Lint the changed entries; the others' diagnostics are those of the last build.
         let fresh = Self.lint(changedItems, locatorDiagnostics: [], knownIDs: knownIDs, progress: progress)
         let freshByFolder = Self.diagnosticsByFolder(fresh)
+        let previousListings = Dictionary(uniqueKeysWithValues: changed.map { ($0.position, records[$0.position].listing) })
         for item in changed {
             var record = item.record
             record.diagnostics = freshByFolder[PathText.folder(of: item.source.path)] ?? []
@@ -132,7 +136,8 @@ extension SiteBuilder {
         clock.lap(.validate)
 
         let site = IncrementalSiteFiles(output: output)
-        if changed.isEmpty && records == manifest.entries && entriesFolder == manifest.entriesFolder {
+        // Every entry that may have changed was parsed again (or the build is a clean one).
+        if changed.isEmpty && entriesFolder == manifest.entriesFolder {
             clock.lap(.write)
             let report = IncrementalBuildReport(changedEntries: 0, renderedPages: 0, writtenFiles: 0, removedFiles: 0)
             return summary(entries: records.count, pages: 0, site: site, report: report, start: start, clock: clock)
@@ -152,11 +157,11 @@ extension SiteBuilder {
         var searchState = Self.decodeSearchState(manifest.searchState)
         if !changed.isEmpty {
             let newIndex = try SiteIndex.make(records.map(\.listing), checks: checks,
-                                              pathOf: { id in positions[id].map { manifest.entries[$0].file } ?? id })
+                                              pathOf: { id in positions[id].map { records[$0].file } ?? id })
             index = newIndex
             clock.lap(.index)
-            plan = try pagePlan(index: newIndex, old: manifest.entries.map(\.listing), changed: changed,
-                                fileOf: { id in positions[id].map { manifest.entries[$0].file } }, checks: checks)
+            plan = try pagePlan(index: newIndex, old: previousListings, changed: changed,
+                                fileOf: { id in positions[id].map { records[$0].file } }, checks: checks)
             let siteEntries = plan.entries
             let pages = RenderedPages(count: plan.pages.count)
             render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base, listed: Self.listed(on: plan.pages, of: newIndex)) { path, buffer, position in
@@ -202,22 +207,31 @@ extension SiteBuilder {
         var folders: [String]
     }
 
+    /// `old` holds the listings of the changed entries before the change, by position.
     /// The changed entries' pages; the pages of other entries that show a changed entry's title,
-    /// language or status (`related`); home, symptoms, 404, sitemap, feed and the model page; every
-    /// page of the tag and language lists a changed entry is or was on; the symptom pages when a
-    /// changed entry's symptoms, title or language changed.
-    func pagePlan(index: SiteIndex, old: [SiteListing], changed: [ChangedEntry], fileOf: (String) -> String?,
+    /// language or status (`related`); home, symptoms, 404, sitemap, feed and the model page; on
+    /// the tag and language lists a changed entry is or was on, every page when it joined, left
+    /// or moved in the list (its tags, language or date changed), else the one page showing it;
+    /// the symptom pages when a changed entry's symptoms, title or language changed.
+    func pagePlan(index: SiteIndex, old: [Int: SiteListing], changed: [ChangedEntry], fileOf: (String) -> String?,
                   checks: [String: SiteCheckReport.EntryResult]) throws -> PagePlan {
         var entries: [Int: SiteEntry] = [:]
         var tags: Set<String> = [], languages: Set<String> = [], symptomsChanged = false
+        /// Entries that kept their place in every list (same tags, language and date): only the
+        /// list pages showing them change.
+        var inPlace: [Int] = []
         /// Entries whose symptom links are the same but show another title or language.
         var symptomTitlesChanged: Set<Int> = []
         var relatedChanged: Set<String> = []
         for item in changed {
-            let before = old[item.position], after = item.record.listing
+            let before = old[item.position]!, after = item.record.listing
             entries[index.positionByID[after.id]!] = item.siteEntry
-            tags.formUnion(before.tags.filter { !$0.isEmpty }); tags.formUnion(after.tags.filter { !$0.isEmpty })
-            languages.insert(before.lang); languages.insert(after.lang)
+            if before.tags == after.tags && before.lang == after.lang && before.updated == after.updated {
+                inPlace.append(index.positionByID[after.id]!)
+            } else {
+                tags.formUnion(before.tags.filter { !$0.isEmpty }); tags.formUnion(after.tags.filter { !$0.isEmpty })
+                languages.insert(before.lang); languages.insert(after.lang)
+            }
             if before.symptoms != after.symptoms {
                 symptomsChanged = true
             } else if before.title != after.title || before.lang != after.lang {
@@ -250,6 +264,20 @@ extension SiteBuilder {
         }
         for (k, group) in index.languages.enumerated() where languages.contains(group.name) {
             for page in 1...group.pageCount { pages.append(.language(k, page: page)) }
+        }
+        // The page of each list an entry that kept its place is on (lists made whole above aside).
+        var listed: Set<Page> = Set(pages)
+        for position in inPlace {
+            func page(in group: ListGroup) -> Int? {
+                group.entries.firstIndex(of: position).map { $0 / SiteIndex.listPageSize + 1 }
+            }
+            let listing = index.entries[position]
+            for (k, group) in index.tags.enumerated() where !tags.contains(group.name) && listing.tags.contains(group.name) {
+                if let n = page(in: group), listed.insert(.tag(k, page: n)).inserted { pages.append(.tag(k, page: n)) }
+            }
+            for (k, group) in index.languages.enumerated() where !languages.contains(group.name) && group.name == listing.lang {
+                if let n = page(in: group), listed.insert(.language(k, page: n)).inserted { pages.append(.language(k, page: n)) }
+            }
         }
         folders += tags.map(SitePaths.tagFolder) + languages.map(SitePaths.languageFolder)
         if symptomsChanged {

@@ -519,7 +519,7 @@ public struct SiteBuilder: Sendable {
 
     // MARK: render
 
-    enum Page {
+    enum Page: Hashable {
         case home, symptoms, notFound, sitemap, feed, model
         case entry(Int)
         /// A tag's list, page (1-based).

@@ -170,6 +170,13 @@ import Testing
         Edit(description: "title", incremental: true) { entries in
             try replace(entry(entries, "gen-0150"), "title: \"Generated problem 150", "title: \"Renamed problem 150")
         },
+        Edit(description: "status and summary: its line changes in place on the list pages", incremental: true) { entries in
+            try replace(entry(entries, "gen-0151"), "status: open", "status: resolved")
+            try replace(entry(entries, "gen-0151"), "summary: \"Summary 151.", "summary: \"A longer summary of case 151.")
+        },
+        Edit(description: "title of an entry on a long list and a short one", incremental: true) { entries in
+            try replace(entry(entries, "gen-0007"), "title: \"Generated problem 7 ", "title: \"Another problem 7 ")
+        },
         Edit(description: "date: moves to another list page", incremental: true) { entries in
             try replace(entry(entries, "gen-0150"), "updated: 2026-", "updated: 2019-")
         },
