@@ -427,10 +427,12 @@ final class IncrementalSiteFiles {
         if !force, let current = read(path), current == bytes { return }
         let target = full(path)
         let temporary = (target as NSString).deletingLastPathComponent + "/.kb-new-" + (target as NSString).lastPathComponent
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            throw SiteBuildError(step: .write, path: target, message: "cannot write the file: \(error.localizedDescription)")
+        // Plain writes, as a clean build makes its files (no flush to the disk per file: the site
+        // is output that a build makes again); the rename below keeps each file whole for readers.
+        let failure = Self.write(bytes, to: temporary)
+        guard failure == 0 else {
+            unlink(temporary)
+            throw SiteBuildError(step: .write, path: target, message: "cannot write the file: \(String(cString: strerror(failure)))")
         }
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -439,6 +441,23 @@ final class IncrementalSiteFiles {
         }
         written += 1
         writtenBytes += bytes.count
+    }
+
+    /// Writes `bytes` into a new file at `path`; returns 0 or the error number.
+    static func write(_ bytes: [UInt8], to path: String) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return errno }
+        var failure: Int32 = 0
+        var done = 0
+        bytes.withUnsafeBytes { raw in
+            while done < raw.count {
+                let k = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                if k < 0 { if errno == EINTR { continue }; failure = errno; return }
+                done += k
+            }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        return failure
     }
 
     func createFolders(_ folders: Set<String>) throws {
