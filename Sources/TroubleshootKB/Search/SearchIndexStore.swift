@@ -229,18 +229,11 @@ public struct SearchIndexStore: Sendable {
         }
         let n = nameStart.count
         // Sorted by the bytes of `<name>/entry.md` (the paths share the folder prefix).
-        var order = Array(0..<n)
-        names.withUnsafeBufferPointer { b in
-            func bytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        let order = names.withUnsafeBufferPointer { b in
+            Self.byteOrder(count: n) { i in
                 let a = nameStart[i]
                 let e = (i + 1 < n ? nameStart[i + 1] : b.count) - 1  // without the NUL
                 return UnsafeBufferPointer(rebasing: b[a..<e])
-            }
-            order.sort { x, y in
-                let p = bytes(x), q = bytes(y)
-                let common = min(p.count, q.count)
-                let c = memcmp(p.baseAddress!, q.baseAddress!, common)
-                return c != 0 ? c < 0 : p.count < q.count
             }
         }
         // The stat calls (path lookups in the kernel) dominate a warm `kb search`: spread them.
@@ -285,6 +278,32 @@ public struct SearchIndexStore: Sendable {
             result.status.append(status)
         }
         return result
+    }
+
+    /// The indexes `0..<count` in the order of the byte strings `bytes(i)` (a shorter string
+    /// before the longer one it begins). Each string's first 16 bytes are compared as two
+    /// big-endian integers, the rest only when those are equal: far fewer `memcmp` calls than a
+    /// plain comparison, with the same order.
+    static func byteOrder(count: Int, _ bytes: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int] {
+        struct Key { var high: UInt64; var low: UInt64; var index: Int }
+        var keys = (0..<count).map { i -> Key in
+            let p = bytes(i)
+            var high: UInt64 = 0, low: UInt64 = 0
+            for k in 0..<16 {
+                let byte = k < p.count ? UInt64(p[k]) : 0
+                if k < 8 { high |= byte << UInt64(56 - 8 * k) } else { low |= byte << UInt64(56 - 8 * (k - 8)) }
+            }
+            return Key(high: high, low: low, index: i)
+        }
+        keys.sort { x, y in
+            if x.high != y.high { return x.high < y.high }
+            if x.low != y.low { return x.low < y.low }
+            let p = bytes(x.index), q = bytes(y.index)
+            let common = min(p.count, q.count)
+            let c = common == 0 ? 0 : memcmp(p.baseAddress!, q.baseAddress!, common)
+            return c != 0 ? c < 0 : p.count < q.count
+        }
+        return keys.map(\.index)
     }
 
     /// Every `<folder>/entry.md` (absolute path, status), sorted by path.

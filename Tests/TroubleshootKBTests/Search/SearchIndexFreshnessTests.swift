@@ -132,6 +132,30 @@ import Darwin
         }
     }
 
+    /// Name lists whose byte order the scan must reproduce: ties in the first 16 bytes, a name
+    /// that begins another, non-ASCII bytes.
+    static let nameLists: [[String]] = [
+        ["kb-000010", "kb-000002", "kb-000001", "kb-0000010"],
+        ["a-very-long-common-prefix-b", "a-very-long-common-prefix-a", "a-very-long-common-prefix", "a-very-long-common-prefi"],
+        ["z", "é", "e", "E", "ß", "ab", "a"],
+        ["0123456789abcdef", "0123456789abcdeg", "0123456789abcde", "0123456789abcdef0"],
+    ]
+
+    @Test(arguments: nameLists)
+    func theScanOrderIsTheBytesOrder(_ names: [String]) {
+        var joined: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for name in names {
+            let start = joined.count
+            joined += Array(name.utf8)
+            ranges.append(start..<joined.count)
+        }
+        let order = joined.withUnsafeBufferPointer { b in
+            SearchIndexStore.byteOrder(count: names.count) { UnsafeBufferPointer(rebasing: b[ranges[$0]]) }
+        }
+        #expect(order.map { names[$0] } == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+
     // MARK: - The knowledge base and its changes
 
     /// Three entries (one reached through a symbolic link to a file inside the entries folder),
