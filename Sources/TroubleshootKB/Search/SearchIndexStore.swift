@@ -7,9 +7,10 @@ import Darwin
 #endif
 
 /// The on-disk search index of an entries folder (`.kb/index/`): built on first use, reused
-/// while no entry changed, rebuilt when one did. A file's size and modification time are
-/// compared first; when they differ its content hash decides. A corrupt, old or foreign index
-/// is rebuilt, never trusted.
+/// while no entry changed, rebuilt when one did. A file's status (size, modification and change
+/// times, inode) is compared first; when it differs, or when it was recorded so close to a change
+/// that it cannot be trusted (a racy status), its content hash decides. A corrupt, old or
+/// foreign index is rebuilt, never trusted.
 ///
 /// A rebuild is saved only when the entries lint without errors: otherwise the fresh index
 /// answers this one command, the errors are returned, and the index on disk stays as it was
@@ -38,26 +39,22 @@ public struct SearchIndexStore: Sendable {
         self.workingDirectory = workingDirectory ?? entriesDirectory
     }
 
-    struct FileState: Equatable {
-        var path: String
-        var size: Int64
-        var mtime: Int64
-        var hash: UInt64
-    }
-
     /// Opens the index, rebuilding it if needed. `parseProblems` receives diagnostics of
     /// entries that could not be read during a rebuild.
     public func open(forceRebuild: Bool = false, reason: Freshness? = nil) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
+        // Taken before the first stat: a change after it stamps a later change time (§12).
+        let scanTime = Self.now()
         let scan = try Self.scan(in: entriesDirectory)
         let manifestPath = (cacheDirectory as NSString).appendingPathComponent(Self.manifestName)
         let indexPath = (cacheDirectory as NSString).appendingPathComponent(Self.indexName)
-        // The common case: no file came, went or changed size or time since the manifest was written.
-        if !forceRebuild, let fingerprint = Self.unchangedFingerprint(scan, manifestPath: manifestPath, extra: glossaryHash()),
+        // The common case: no file came, went or changed its status since the manifest was written.
+        if !forceRebuild, let fingerprint = Self.unchangedFingerprint(scan, manifestPath: manifestPath, scanTime: scanTime, extra: glossaryHash()),
            let index = try? SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint) {
             return (index, .reused, [])
         }
-        let files = (0..<scan.count).map { (path: scan.path($0), size: scan.size[$0], mtime: scan.mtime[$0], outside: scan.outside[$0]) }
-        let previousList = forceRebuild ? [] : Self.readManifest(manifestPath)
+        let files = (0..<scan.count).map { (path: scan.path($0), status: scan.status[$0], outside: scan.outside[$0]) }
+        let previous = forceRebuild ? nil : Manifest.read(manifestPath)
+        let previousList = previous?.states ?? []
         // Both lists are sorted by path: compare them in step; look paths up only if they differ.
         var lookup: [String: FileState]? = nil
         if previousList.count != files.count || zip(previousList, files).contains(where: { $0.path != $1.path }) {
@@ -66,29 +63,35 @@ public struct SearchIndexStore: Sendable {
         var states: [FileState] = []
         states.reserveCapacity(files.count)
         var changed = forceRebuild || previousList.count != files.count
+        // A file hashed because its status was racy that this scan's time no longer makes racy:
+        // writing the manifest again spares the next command the hashing.
+        var leftRacyWindow = false
         // States whose content hash is taken from the bytes the rebuild reads.
         var pending: [Int] = []
         for (i, file) in files.enumerated() {
             let old = lookup == nil ? previousList[i] : lookup![file.path]
             if file.outside {
                 // Outside the entries folder: not read; the rebuild reports it.
-                let state = FileState(path: file.path, size: -1, mtime: 0, hash: 0)
+                let state = FileState(path: file.path, status: .outside, hash: 0)
                 if old != state { changed = true }
                 states.append(state)
                 continue
             }
-            if let old, old.size == file.size, old.mtime == file.mtime {
-                states.append(old)
-                continue
+            if let old, let previous, old.status == file.status {
+                guard old.status.isRacy(scanTime: previous.scanTime) else {
+                    states.append(old)
+                    continue
+                }
+                if !file.status.isRacy(scanTime: scanTime) { leftRacyWindow = true }
             }
             if changed {
                 // A rebuild is due anyway: it hashes the file as it reads it.
                 pending.append(states.count)
-                states.append(FileState(path: file.path, size: file.size, mtime: file.mtime, hash: 0))
+                states.append(FileState(path: file.path, status: file.status, hash: 0))
                 continue
             }
             let hash = Self.contentHash(path: file.path)
-            states.append(FileState(path: file.path, size: file.size, mtime: file.mtime, hash: hash))
+            states.append(FileState(path: file.path, status: file.status, hash: hash))
             if let old, old.hash == hash { continue }
             changed = true
         }
@@ -96,17 +99,20 @@ public struct SearchIndexStore: Sendable {
             let fingerprint = fingerprint(of: states)
             do {
                 let index = try SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint)
-                if states != previousList {
-                    try? Self.writeManifest(states, to: manifestPath)
+                if states != previousList || leftRacyWindow {
+                    try? Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
                 }
                 return (index, .reused, [])
             } catch {
-                return try rebuild(states: states, pending: [], freshness: .rebuiltInvalid,
+                // The rebuild reads every file: all hashes are taken from the bytes it parses.
+                let all = states.indices.filter { states[$0].status != .outside }
+                return try rebuild(states: states, pending: all, scanTime: scanTime, freshness: .rebuiltInvalid,
                                    manifestPath: manifestPath, indexPath: indexPath)
             }
         }
         let freshness: Freshness = reason ?? (previousList.isEmpty && !FileManager.default.fileExists(atPath: indexPath) ? .built : .rebuiltChanged)
-        return try rebuild(states: states, pending: pending, freshness: freshness, manifestPath: manifestPath, indexPath: indexPath)
+        return try rebuild(states: states, pending: pending, scanTime: scanTime, freshness: freshness,
+                           manifestPath: manifestPath, indexPath: indexPath)
     }
 
     /// The fingerprint stored in `search.bin`: the entry files' paths and hashes and the glossary's hash.
@@ -120,7 +126,7 @@ public struct SearchIndexStore: Sendable {
 
     /// Reads, parses and indexes every entry, and saves the index if the entries lint without
     /// errors. The states at `pending` get the content hash of the bytes that were parsed.
-    private func rebuild(states: [FileState], pending: [Int], freshness: Freshness,
+    private func rebuild(states: [FileState], pending: [Int], scanTime: Int64, freshness: Freshness,
                          manifestPath: String, indexPath: String) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
         let (locations, locatorDiagnostics) = try EntryLocator.locate([entriesDirectory], workingDirectory: workingDirectory)
         // Oversized files are a lint error; they are not read into the index either.
@@ -172,19 +178,18 @@ public struct SearchIndexStore: Sendable {
         }
         if let writeError { throw writeError }
         try SearchIndex.commitTemporary(temporary!, to: indexURL)
-        try Self.writeManifest(states, to: manifestPath)
+        try Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
         return (index, freshness, [])
     }
 
     /// The entry files of an entries folder: `<folder>/entry.md` relative paths as bytes (no
-    /// strings are made until needed), sorted by path bytes, with size and modification time.
+    /// strings are made until needed), sorted by path bytes, with their status.
     struct EntryScan {
         let directory: String
         /// `relative[start(i) ..< ends[i]]` is `<folder>/entry.md` of file `i`.
         var relative: [UInt8] = []
         var ends: [Int] = []
-        var size: [Int64] = []
-        var mtime: [Int64] = []
+        var status: [FileStatus] = []
         /// Reached through a symbolic link that resolves outside the entries folder (no size).
         var outside: [Bool] = []
 
@@ -224,25 +229,18 @@ public struct SearchIndexStore: Sendable {
         }
         let n = nameStart.count
         // Sorted by the bytes of `<name>/entry.md` (the paths share the folder prefix).
-        var order = Array(0..<n)
-        names.withUnsafeBufferPointer { b in
-            func bytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        let order = names.withUnsafeBufferPointer { b in
+            Self.byteOrder(count: n) { i in
                 let a = nameStart[i]
                 let e = (i + 1 < n ? nameStart[i + 1] : b.count) - 1  // without the NUL
                 return UnsafeBufferPointer(rebasing: b[a..<e])
-            }
-            order.sort { x, y in
-                let p = bytes(x), q = bytes(y)
-                let common = min(p.count, q.count)
-                let c = memcmp(p.baseAddress!, q.baseAddress!, common)
-                return c != 0 ? c < 0 : p.count < q.count
             }
         }
         // The stat calls (path lookups in the kernel) dominate a warm `kb search`: spread them.
         let resolvedRoot = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
         let slices = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, n / 512))
-        // Per sorted position: missing, found (size and modification time) or outside.
-        enum Found { case missing, file(size: Int64, time: Int64), outside }
+        // Per sorted position: missing, found (its status) or outside.
+        enum Found { case missing, file(FileStatus), outside }
         let found = names.withUnsafeBufferPointer { b in
             let base = UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: CChar.self)
             return Parallel.map(n, slices: slices) { k -> Found in
@@ -259,34 +257,59 @@ public struct SearchIndexStore: Sendable {
                     }
                 }
                 guard (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
-                return .file(size: Int64(info.st_size), time: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+                return .file(FileStatus(info))
             }
         }
         var result = EntryScan(directory: directory)
         result.relative.reserveCapacity(names.count)
-        result.ends.reserveCapacity(n); result.size.reserveCapacity(n); result.mtime.reserveCapacity(n); result.outside.reserveCapacity(n)
+        result.ends.reserveCapacity(n); result.status.reserveCapacity(n); result.outside.reserveCapacity(n)
         for (k, file) in found.enumerated() {
-            let (size, time, outside): (Int64, Int64, Bool)
+            let (status, outside): (FileStatus, Bool)
             switch file {
             case .missing: continue
-            case .file(let s, let t): (size, time, outside) = (s, t, false)
-            case .outside: (size, time, outside) = (-1, 0, true)
+            case .file(let s): (status, outside) = (s, false)
+            case .outside: (status, outside) = (.outside, true)
             }
             let i = order[k]
             let e = (i + 1 < n ? nameStart[i + 1] : names.count) - 1
             result.relative.append(contentsOf: names[nameStart[i]..<e])
             result.ends.append(result.relative.count)
             result.outside.append(outside)
-            result.size.append(size)
-            result.mtime.append(time)
+            result.status.append(status)
         }
         return result
     }
 
-    /// Every `<folder>/entry.md` (absolute path, size, modification time in ns), sorted by path.
-    static func scanEntries(in directory: String) throws -> [(path: String, size: Int64, mtime: Int64, outside: Bool)] {
+    /// The indexes `0..<count` in the order of the byte strings `bytes(i)` (a shorter string
+    /// before the longer one it begins). Each string's first 16 bytes are compared as two
+    /// big-endian integers, the rest only when those are equal: far fewer `memcmp` calls than a
+    /// plain comparison, with the same order.
+    static func byteOrder(count: Int, _ bytes: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int] {
+        struct Key { var high: UInt64; var low: UInt64; var index: Int }
+        var keys = (0..<count).map { i -> Key in
+            let p = bytes(i)
+            var high: UInt64 = 0, low: UInt64 = 0
+            for k in 0..<16 {
+                let byte = k < p.count ? UInt64(p[k]) : 0
+                if k < 8 { high |= byte << UInt64(56 - 8 * k) } else { low |= byte << UInt64(56 - 8 * (k - 8)) }
+            }
+            return Key(high: high, low: low, index: i)
+        }
+        keys.sort { x, y in
+            if x.high != y.high { return x.high < y.high }
+            if x.low != y.low { return x.low < y.low }
+            let p = bytes(x.index), q = bytes(y.index)
+            let common = min(p.count, q.count)
+            let c = common == 0 ? 0 : memcmp(p.baseAddress!, q.baseAddress!, common)
+            return c != 0 ? c < 0 : p.count < q.count
+        }
+        return keys.map(\.index)
+    }
+
+    /// Every `<folder>/entry.md` (absolute path, status), sorted by path.
+    static func scanEntries(in directory: String) throws -> [(path: String, status: FileStatus, outside: Bool)] {
         let scan = try scan(in: directory)
-        return (0..<scan.count).map { (scan.path($0), scan.size[$0], scan.mtime[$0], scan.outside[$0]) }
+        return (0..<scan.count).map { (scan.path($0), scan.status[$0], scan.outside[$0]) }
     }
 
     /// The order of paths in the scan and the manifest: by UTF-8 bytes (cheaper than String's
@@ -340,9 +363,11 @@ public struct SearchIndexStore: Sendable {
     }
 
     /// The fingerprint of the manifest's states when the scan matches the manifest line for line
-    /// (same paths, sizes and times, nothing outside the entries folder); nil otherwise. Works on
-    /// the manifest's bytes, without making strings.
-    static func unchangedFingerprint(_ scan: EntryScan, manifestPath: String, extra: UInt64) -> String? {
+    /// (same paths and statuses, nothing outside the entries folder, and the same content hash
+    /// for a file whose status is racy); nil otherwise, or when a racy file has left the racy
+    /// window (the manifest is then written again). Works on the manifest's bytes, without
+    /// making strings.
+    static func unchangedFingerprint(_ scan: EntryScan, manifestPath: String, scanTime: Int64, extra: UInt64) -> String? {
         guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
         let prefix = Array((scan.directory + "/").utf8)
         return data.withUnsafeBytes { raw -> String? in
@@ -351,12 +376,14 @@ public struct SearchIndexStore: Sendable {
             var hasher = FingerprintHasher()
             return scan.relative.withUnsafeBufferPointer { relative -> String? in
                 for k in 0..<scan.count {
-                    guard !scan.outside[k], let (p, size, mtime, hash) = lines.next(),
-                          size == UInt64(bitPattern: scan.size[k]), mtime == UInt64(bitPattern: scan.mtime[k]) else { return nil }
+                    guard !scan.outside[k], let (p, status, hash) = lines.next(), status == scan.status[k] else { return nil }
                     let name = UnsafeBufferPointer(rebasing: relative[scan.start(k)..<scan.ends[k]])
                     guard p.count == prefix.count + name.count,
                           memcmp(b.baseAddress! + p.lowerBound, prefix, prefix.count) == 0,
                           memcmp(b.baseAddress! + p.lowerBound + prefix.count, name.baseAddress!, name.count) == 0 else { return nil }
+                    if status.isRacy(scanTime: lines.scanTime) {
+                        guard status.isRacy(scanTime: scanTime), contentHash(path: scan.path(k)) == hash else { return nil }
+                    }
                     hasher.mix(bytes: UnsafeBufferPointer(rebasing: b[p]))
                     hasher.mix(hash)
                 }
@@ -365,86 +392,5 @@ public struct SearchIndexStore: Sendable {
                 return hasher.string
             }
         }
-    }
-
-    /// Reads the manifest's lines (`path\tsize\tmtime\thash`) from its bytes after checking the
-    /// header, without making strings.
-    struct ManifestLines {
-        let b: UnsafeBufferPointer<UInt8>
-        var i: Int
-
-        init?(_ b: UnsafeBufferPointer<UInt8>) {
-            let header = Array(SearchIndexStore.manifestHeader.utf8)
-            guard b.count >= header.count, b.prefix(header.count).elementsEqual(header) else { return nil }
-            self.b = b
-            self.i = header.count
-        }
-
-        var atEnd: Bool { i == b.count }
-
-        private mutating func field(_ end: UInt8) -> Range<Int>? {
-            let start = i
-            while i < b.count && b[i] != end && b[i] != 0x0A { i += 1 }
-            guard i < b.count, b[i] == end else { return nil }
-            defer { i += 1 }
-            return start..<i
-        }
-
-        /// The next line's path bytes, size, mtime and hash; nil if the line is malformed.
-        mutating func next() -> (path: Range<Int>, size: UInt64, mtime: UInt64, hash: UInt64)? {
-            guard let p = field(0x09), let sz = field(0x09), let mt = field(0x09), let h = field(0x0A),
-                  let size = SearchIndexStore.number(b, sz, radix: 10), let mtime = SearchIndexStore.number(b, mt, radix: 10),
-                  let hash = SearchIndexStore.number(b, h, radix: 16) else { return nil }
-            return (p, size, mtime, hash)
-        }
-    }
-
-    /// A decimal or hexadecimal number of the manifest (nil if empty, malformed or too large).
-    static func number(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, radix: UInt64) -> UInt64? {
-        guard !r.isEmpty, r.count <= 20 else { return nil }
-        var v: UInt64 = 0
-        for k in r {
-            let c = b[k]
-            let digit: UInt64
-            switch c {
-            case 0x30...0x39: digit = UInt64(c - 0x30)
-            case 0x61...0x66 where radix == 16: digit = UInt64(c - 0x61 + 10)
-            default: return nil
-            }
-            let (m, o1) = v.multipliedReportingOverflow(by: radix)
-            let (s, o2) = m.addingReportingOverflow(digit)
-            if o1 || o2 { return nil }
-            v = s
-        }
-        return v
-    }
-
-    /// The manifest's lines (path, size, mtime, hash in hex), in file order; empty if unreadable.
-    static func readManifest(_ path: String) -> [FileState] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return data.withUnsafeBytes { raw -> [FileState] in
-            let b = raw.bindMemory(to: UInt8.self)
-            var result: [FileState] = []
-            guard var lines = ManifestLines(b) else { return [] }
-            while !lines.atEnd {
-                guard let (p, size, mtime, hash) = lines.next(), size <= UInt64(Int64.max), mtime <= UInt64(Int64.max) else { return [] }
-                let path = String(decoding: UnsafeBufferPointer(rebasing: b[p]), as: UTF8.self)
-                result.append(FileState(path: path, size: Int64(size), mtime: Int64(mtime), hash: hash))
-            }
-            // Written sorted; anything else is not our manifest.
-            for k in result.indices.dropFirst() where !Self.pathPrecedes(result[k - 1].path, result[k].path) { return [] }
-            return result
-        }
-    }
-
-    /// First line of the manifest; a manifest without it (an older one) is not used.
-    static let manifestHeader = "#kb-manifest 2\n"
-
-    static func writeManifest(_ states: [FileState], to path: String) throws {
-        var text = manifestHeader
-        for state in states.sorted(by: { Self.pathPrecedes($0.path, $1.path) }) {
-            text += "\(state.path)\t\(state.size)\t\(state.mtime)\t\(String(state.hash, radix: 16))\n"
-        }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

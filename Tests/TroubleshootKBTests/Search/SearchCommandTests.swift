@@ -113,9 +113,12 @@ import Testing
         // A manifest whose hash no longer matches the index's fingerprint: the index is rebuilt.
         let current = try String(contentsOfFile: manifest, encoding: .utf8)
         var rows = current.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var fields = rows[1].split(separator: "\t").map(String.init)
-        fields[3] = "1234"
-        rows[1] = fields.joined(separator: "\t")
+        // Rows follow the header and the scan time; the hash is a row's last field.
+        var fields = rows[2].split(separator: "\t").map(String.init)
+        fields[fields.count - 1] = "1234"
+        rows[2] = fields.joined(separator: "\t")
+        // A scan time long after the files changed: their statuses are trusted, not hashed again.
+        rows[1] = SearchIndexStore.scanTimePrefix + String(Int64.max / 2)
         try Data(rows.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: manifest))
         #expect(try store.open().freshness == .rebuiltInvalid)
         #expect(try store.open().freshness == .reused)
