@@ -19,7 +19,7 @@ import Testing
                      "assets/style.css", "assets/app.js", SitePaths.marker] {
             #expect(files[path] != nil, "missing \(path)")
         }
-        let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory], workingDirectory: TestSupport.repositoryRoot)
+        let kb = try KnowledgeBaseLoader(workingDirectory: TestSupport.repositoryRoot).load(paths: [TestSupport.entriesDirectory])
         #expect(kb.entries.count == TestSupport.entryIDs.count)
         var tags = Set<String>()
         for entry in kb.entries {
@@ -27,7 +27,7 @@ import Testing
             #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"\(entry.metadata.lang)\">"), "\(entry.id)")
             let ids = Support.ids(in: html)
             for attempt in entry.attempts {
-                #expect(ids.contains(attempt.anchor), "\(entry.id) lacks #\(attempt.anchor)")
+                #expect(ids.contains(attempt.anchor.fragment), "\(entry.id) lacks #\(attempt.anchor)")
                 #expect(html.contains("class=\"attempt attempt-\(attempt.outcome.rawValue)\" id=\"\(attempt.anchor)\""))
             }
             #expect(ids.contains("fix") == (entry.fix != nil), "\(entry.id) #fix")
