@@ -339,8 +339,8 @@ struct EntryPageRenderer {
 
     /// "Last check: 2 Dec 2026 (reproduces)": the title of the entry's check badge.
     static func checkedTitle(_ check: SiteCheckReport.EntryResult, strings: SiteStrings, words: PageWords, lang: String) -> String {
-        guard !check.checkedAt.isEmpty else { return check.verdict }
-        return strings.lastCheck + words.colon + ReadableDate.format(check.checkedAt, lang: lang) + " (" + check.verdict + ")"
+        guard !check.checkedAt.isEmpty else { return check.verdict.rawValue }
+        return strings.lastCheck + words.colon + ReadableDate.format(check.checkedAt, lang: lang) + " (" + check.verdict.rawValue + ")"
     }
 
     /// The checks section: the entry's verdict and when it was checked, a row per record the
