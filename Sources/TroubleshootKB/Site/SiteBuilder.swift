@@ -4,11 +4,12 @@ import Synchronization
 
 /// A step of the site build, named in errors.
 public enum SiteBuildStep: String, Sendable, CaseIterable {
-    /// Find entry files, read them, the check report and the asset list.
+    /// Find entry files, read the check report and list the theme's files.
     case load
-    /// Parse each entry (Markdown rendered to HTML by cmark) and read its scenario file.
+    /// Read and parse each entry through `KnowledgeBaseLoader` (Markdown rendered to HTML by
+    /// cmark) and read its scenario file.
     case parse
-    /// Lint every entry; errors stop the build.
+    /// Lint the loaded entries once; errors stop the build.
     case validate
     /// Group entries by tag and language, collect symptoms, order the feed.
     case index
