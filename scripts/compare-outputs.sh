@@ -10,7 +10,8 @@
 # is the repository's `site/` (KB_SITE), as `make bench` does. Environment:
 #   CHECK_REPORT=FILE  copy FILE to the copy's `.kb/check-report.json` before building, so both
 #                      builds read the same check report (e.g. one `kb check` wrote)
-#   RUNS=N             also time `kb build --clean` and `kb lint` N times per binary (median)
+#   RUNS=N             also time `kb build --clean`, `kb lint`, `kb index --rebuild` and a warm
+#                      `kb search` N times per binary, alternating (median)
 #   WORK=DIR           where the copy and the outputs go (default: a new temporary folder, removed)
 # Exits 0 when both outputs are byte-identical, 1 when they differ.
 set -euo pipefail
@@ -120,16 +121,22 @@ if [ -n "${RUNS:-}" ]; then
         end=$(date +%s.%N)
         awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", b - a }'
     }
-    for what in build lint; do
+    # The command of each measurement (the search runs over the index the index run left).
+    command_for() {
+        case "$1" in
+            build) echo "build --clean --out $work/timed" ;;
+            lint) echo "lint entries" ;;
+            index) echo "index --rebuild" ;;
+            search) echo "search navigation --limit 5" ;;
+        esac
+    }
+    for what in build lint index search; do
         old_times=(); new_times=()
         for _ in $(seq "$RUNS"); do
-            if [ "$what" = build ]; then
-                old_times+=("$(seconds "$old" build --clean --out "$work/timed")")
-                new_times+=("$(seconds "$new" build --clean --out "$work/timed")")
-            else
-                old_times+=("$(seconds "$old" lint entries)")
-                new_times+=("$(seconds "$new" lint entries)")
-            fi
+            # shellcheck disable=SC2046
+            old_times+=("$(seconds "$old" $(command_for "$what"))")
+            # shellcheck disable=SC2046
+            new_times+=("$(seconds "$new" $(command_for "$what"))")
         done
         echo "time: kb $what (old): median $(printf '%s\n' "${old_times[@]}" | median) s of ${old_times[*]}"
         echo "time: kb $what (new): median $(printf '%s\n' "${new_times[@]}" | median) s of ${new_times[*]}"
