@@ -12,7 +12,8 @@ public struct KnowledgeBase: Sendable {
         public let diagnostics: [Diagnostic]
         /// Size of the file in bytes.
         public let size: Int
-        /// `SearchIndexStore.contentHash` of the bytes that were parsed (when the file was read).
+        /// `SearchIndexStore.contentHash` of the bytes that were parsed (when the file was read and
+        /// the load asked for it).
         public internal(set) var contentHash: UInt64? = nil
     }
 
@@ -29,10 +30,10 @@ public struct KnowledgeBase: Sendable {
 
     /// Reads and parses one located entry (`KnowledgeBaseLoader` does this for each, on all cores).
     /// An unreadable or oversized file is an item without an entry, with a diagnostic that says why.
-    static func readItem(_ location: EntryLocation, parser: EntryParser) -> Item {
+    static func readItem(_ location: EntryLocation, parser: EntryParser, hashesContent: Bool) -> Item {
         let path = location.displayPath
         if let bytes = readBytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
-            let hash = bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) }
+            let hash = hashesContent ? bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) } : nil
             let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
             return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: bytes.count, contentHash: hash)
         }
@@ -58,7 +59,7 @@ public struct KnowledgeBase: Sendable {
             ], size: data.count)
         }
         let bytes = [UInt8](data)
-        let hash = bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) }
+        let hash = hashesContent ? bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) } : nil
         let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
         return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
     }

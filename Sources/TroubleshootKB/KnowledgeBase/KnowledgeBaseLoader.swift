@@ -15,10 +15,14 @@ public struct KnowledgeBaseLoader: Sendable {
         /// Keep each parsed entry; when false (`kb lint`), an entry is linted as soon as it is
         /// parsed and let go, so memory stays flat however large the knowledge base is.
         public var keepsEntries: Bool
+        /// Hash each file's bytes as they are parsed (`KnowledgeBase.Item.contentHash`; the
+        /// search index's manifest needs it, nothing else does).
+        public var hashesContent: Bool
 
-        public init(lints: Bool = false, keepsEntries: Bool = true) {
+        public init(lints: Bool = false, keepsEntries: Bool = true, hashesContent: Bool = false) {
             self.lints = lints
             self.keepsEntries = keepsEntries
+            self.hashesContent = hashesContent
         }
 
         /// Entries only (`kb list`, `kb show`, `kb export`, `kb check`).
@@ -73,7 +77,7 @@ public struct KnowledgeBaseLoader: Sendable {
             defer { progress(counter.increment(), count) }
             let location = locations[index]
             let before = hook.beforeReading(location)
-            var item = KnowledgeBase.readItem(location, parser: parser)
+            var item = KnowledgeBase.readItem(location, parser: parser, hashesContent: options.hashesContent)
             let extra = hook.afterParsing(item, before)
             guard !options.keepsEntries else { return (item, nil, extra) }
             // Linted now, and only what lint found is kept.

@@ -134,7 +134,8 @@ public struct SearchIndexStore: Sendable {
             return false
         }
         let loader = KnowledgeBaseLoader(workingDirectory: workingDirectory)
-        var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, knownIDs: EntryLocator.knownIDs(for: locations))
+        var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, options: .init(hashesContent: true),
+                             knownIDs: EntryLocator.knownIDs(for: locations))
         kb.attachGlossaries(of: [entriesDirectory], workingDirectory: workingDirectory)
         var states = states
         if !pending.isEmpty {
