@@ -138,7 +138,8 @@ struct ParsingCase: CustomTestStringConvertible, Sendable {
     @Test func attemptPartsKeepTheirRoles() throws {
         let entry = try #require(TestSupport.parse(TestSupport.entry(body: Self.cases[0].body)).entry)
         let attempt = entry.attempts[1]
-        #expect(attempt.anchor == "attempt-1")
+        #expect(attempt.anchor == .attempt(AttemptNumber([1])))
+        #expect(attempt.anchor.fragment == "attempt-1" && attempt.anchor.tag == "@attempt-1")
         #expect(attempt.title == "toolbarColorScheme")
         #expect(attempt.idea == "用浅色方案。")
         #expect(attempt.failure == "标题还是白色。")

@@ -55,8 +55,9 @@ import Testing
 
     @Test(arguments: ids)
     func entryIsLintClean(id: String) throws {
-        let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory + "/" + id], workingDirectory: TestSupport.repositoryRoot)
-        let diagnostics = Linter().lint(kb, knownIDs: Set(Self.ids))
+        let loader = KnowledgeBaseLoader(workingDirectory: TestSupport.repositoryRoot)
+        let kb = try loader.load(paths: [TestSupport.entriesDirectory + "/" + id])
+        let diagnostics = Linter().lint(kb.items, knownIDs: Set(Self.ids))
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.formatted).joined(separator: "\n"))")
     }
 }

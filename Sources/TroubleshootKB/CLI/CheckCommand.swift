@@ -90,7 +90,7 @@ public struct CheckCommand: KBCommand {
         for diagnostic in locatorDiagnostics where diagnostic.severity == .error {
             context.stderr.print(LintCommand.format(diagnostic, style: context.errorStyle))
         }
-        let kb = KnowledgeBase.load(locations)
+        let kb = KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(locations, locatorDiagnostics: locatorDiagnostics)
         var items: [KnowledgeBase.Item]
         let requested = explain.map { [$0] } ?? arguments
         if requested.isEmpty {

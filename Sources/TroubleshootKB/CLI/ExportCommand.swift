@@ -20,7 +20,7 @@ public struct ExportCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
-        let kb = try KnowledgeBase.load(paths: paths, workingDirectory: context.workingDirectory)
+        let kb = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: paths)
         let failures = kb.items.flatMap(\.diagnostics).filter { $0.severity == .error }
         for diagnostic in failures { context.stderr.print(diagnostic.formatted) }
         let export = EntryExport.Document(entries: kb.entries.sorted { $0.id < $1.id }.map(EntryExport.init))

@@ -47,9 +47,9 @@ public struct GlossaryCommand: KBCommand {
         guard FileManager.default.fileExists(atPath: file) else {
             throw KBError("no glossary at \(display)")
         }
-        let (glossary, problems) = Glossary.load(entriesDirectory: context.entriesDirectory, displayPath: display)
-        for problem in problems { context.stderr.print(problem.formatted) }
-        let kb = try KnowledgeBase.load(paths: [context.entriesDirectory], workingDirectory: context.workingDirectory)
+        let kb = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: [context.entriesDirectory])
+        let glossary = kb.glossary
+        for problem in kb.glossaryDiagnostics { context.stderr.print(problem.formatted) }
         let report = GlossaryReport(glossary: glossary, entries: kb.entries)
         if gaps {
             return try printGaps(report, context: context)

@@ -37,18 +37,11 @@ public struct LintCommand: KBCommand {
             return ExitCode.success
         }
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
-        let (locations, locatorDiagnostics) = try EntryLocator.locate(paths, workingDirectory: context.workingDirectory)
-        let knownIDs = EntryLocator.knownIDs(for: locations)
-        var (entryCount, diagnostics) = Linter().lint(locations, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs)
-        diagnostics = (context.root?.diagnostics ?? []) + diagnostics
-        // The glossary of each entries folder that was linted as a whole.
-        for path in paths {
-            let folder = EntryLocator.absolute(path, workingDirectory: context.workingDirectory)
-            let file = (folder as NSString).appendingPathComponent(Glossary.fileName)
-            guard FileManager.default.fileExists(atPath: file) else { continue }
-            diagnostics += Glossary.load(entriesDirectory: folder,
-                                         displayPath: EntryLocator.displayPath(file, workingDirectory: context.workingDirectory)).1
-        }
+        // Entries are linted as they are parsed and let go: only the diagnostics are kept.
+        let loaded = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: paths, options: .diagnosticsOnly)
+        let entryCount = loaded.items.count
+        // kb.yaml's problems, the entries', then the glossary of each entries folder linted as a whole.
+        var diagnostics = (context.root?.diagnostics ?? []) + (loaded.lintDiagnostics ?? []) + loaded.glossaryDiagnostics
         if strict {
             diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
         }

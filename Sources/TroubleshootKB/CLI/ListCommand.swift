@@ -17,7 +17,7 @@ public struct ListCommand: KBCommand {
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        let kb = try KnowledgeBase.load(paths: [context.entriesDirectory], workingDirectory: context.workingDirectory)
+        let kb = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: [context.entriesDirectory])
         let entries = kb.entries.filter(filter.matches).sorted { $0.id < $1.id }
         if format == "ids" {
             for entry in entries { context.stdout.print(entry.id) }

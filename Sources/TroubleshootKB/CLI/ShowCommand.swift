@@ -14,7 +14,7 @@ public struct ShowCommand: KBCommand {
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
-        let kb = try KnowledgeBase.load(paths: [context.entriesDirectory], workingDirectory: context.workingDirectory)
+        let kb = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: [context.entriesDirectory])
         guard let entry = kb.entry(id: id) else {
             let near = kb.entries.map(\.id).filter { $0.contains(id) || id.contains($0) }
             throw KBError("no entry '\(id)'" + (near.isEmpty ? ". See 'kb list'." : ". Did you mean: \(near.joined(separator: ", "))?"))
@@ -52,7 +52,7 @@ public struct ShowCommand: KBCommand {
             case .rejected: mark = style.magenta(attempt.outcome.symbol)
             case .unknown: mark = style.dim(attempt.outcome.symbol)
             }
-            line("  \(mark) \(style.bold(attempt.number.description)) \(attempt.title)  \(style.dim("[\(attempt.outcome.rawValue)] #\(attempt.anchor)"))")
+            line("  \(mark) \(style.bold(attempt.number.description)) \(attempt.title)  \(style.dim("[\(attempt.outcome.rawValue)] #\(attempt.anchor.fragment)"))")
             if !attempt.idea.isEmpty { indented(attempt.idea, "      " + style.dim("idea: ")) }
             if !attempt.failure.isEmpty { indented(attempt.failure, "      " + style.dim("result: ")) }
             if !attempt.cause.isEmpty { indented(attempt.cause, "      " + style.dim("cause: ")) }

@@ -27,18 +27,18 @@ public struct AttemptNumber: Hashable, Comparable, Sendable, Codable, CustomStri
         self.parts = parts
     }
 
+    /// Between the parts of a number as it is written back: `4-1`.
+    static let separator = "-"
+
     public var description: String {
         if parts.count == 1 { return String(parts[0]) }
         var text = ""
         for (i, part) in parts.enumerated() {
-            if i > 0 { text += "-" }
+            if i > 0 { text += Self.separator }
             text += String(part)
         }
         return text
     }
-
-    /// The stable anchor: `attempt-4-1`.
-    public var anchor: String { "attempt-" + description }
 
     public static func < (lhs: AttemptNumber, rhs: AttemptNumber) -> Bool {
         lhs.parts.lexicographicallyPrecedes(rhs.parts)

@@ -94,10 +94,11 @@ public struct Entry: Sendable {
         add(problem, "problem")
         add(attemptsIntro, "attempts")
         for attempt in attempts {
-            result.append((attempt.anchor, attempt.headingBlock))
-            result += attempt.parts.map { (attempt.anchor, $0.block) }
+            let anchor = attempt.anchor.fragment
+            result.append((anchor, attempt.headingBlock))
+            result += attempt.parts.map { (anchor, $0.block) }
         }
-        add(fix, "fix")
+        add(fix, RecordAnchor.fix.fragment)
         add(sideEffects, "sideEffects")
         add(lessons, "lessons")
         add(references, "references")

@@ -30,7 +30,7 @@ public struct EntryExport: Encodable, Sendable {
     }
 
     public struct FixRecord: Encodable, Sendable {
-        let anchor = "fix"
+        let anchor = RecordAnchor.fix.fragment
         let heading: String?
         let summary: String
         let steps: [String]
@@ -80,7 +80,7 @@ public struct EntryExport: Encodable, Sendable {
         extra = Dictionary(meta.extra.map { ($0.key, $0.value.string ?? $0.value.typeName) }, uniquingKeysWith: { a, _ in a })
         problem = section(entry.problem)
         attempts = entry.attempts.map {
-            AttemptRecord(number: $0.number.description, anchor: $0.anchor, title: $0.title, outcome: $0.outcome,
+            AttemptRecord(number: $0.number.description, anchor: $0.anchor.fragment, title: $0.title, outcome: $0.outcome,
                           outcomeWord: $0.outcomeWord, idea: $0.idea, failure: $0.failure, cause: $0.cause,
                           details: $0.details, code: $0.code, range: $0.range)
         }

@@ -68,7 +68,8 @@ public struct Attempt: Sendable {
     public var headingBlock: MarkdownNode { storage.headingBlock }
     public var headingRange: SourceRange { headingBlock.range }
 
-    public var anchor: String { number.anchor }
+    /// The attempt's link target: `attempt-4-1`.
+    public var anchor: RecordAnchor { .attempt(number) }
 
     public func text(_ role: PartRole) -> String {
         parts.filter { $0.role == role && !$0.text.isEmpty }.map(\.text).joined(separator: "\n")

@@ -202,8 +202,8 @@ public struct DraftTemplate: Sendable {
                 + ["    \(p.when)\(p.runStep)", "    \(p.then)\(expectation)", ""]
         }
         let lines = ["# language: \(p.gherkinLanguage)", "# \(p.scenarioComment)", "\(p.feature): \(title)", ""]
-            + scenario("@attempt-1", p.attemptTitle, p.containsStep)
-            + scenario("@fix", p.fixTitle, p.fixContainsStep)
+            + scenario(RecordAnchor.attempt(AttemptNumber([1])).tag, p.attemptTitle, p.containsStep)
+            + scenario(RecordAnchor.fix.tag, p.fixTitle, p.fixContainsStep)
         return lines.joined(separator: "\n")
     }
 }

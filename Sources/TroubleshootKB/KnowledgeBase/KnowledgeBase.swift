@@ -4,7 +4,7 @@ import Dispatch
 import Glibc
 #endif
 
-/// A set of parsed entries, read in parallel from disk.
+/// A set of parsed entry files, in location order (made by `KnowledgeBaseLoader`).
 public struct KnowledgeBase: Sendable {
     public struct Item: Sendable {
         public let location: EntryLocation
@@ -12,7 +12,8 @@ public struct KnowledgeBase: Sendable {
         public let diagnostics: [Diagnostic]
         /// Size of the file in bytes.
         public let size: Int
-        /// `SearchIndexStore.contentHash` of the bytes that were parsed (when the file was read).
+        /// `SearchIndexStore.contentHash` of the bytes that were parsed (when the file was read and
+        /// the load asked for it).
         public internal(set) var contentHash: UInt64? = nil
     }
 
@@ -27,23 +28,12 @@ public struct KnowledgeBase: Sendable {
     /// Files larger than this are not read (and reported by `kb lint`).
     public static let maximumReadSize = 64 << 20
 
-    /// Parses every located entry, spread over the machine's cores.
-    public static func load(_ locations: [EntryLocation], locatorDiagnostics: [Diagnostic] = [],
-                            parser: EntryParser = EntryParser()) -> KnowledgeBase {
-        let items = Parallel.map(locations.count) { index in loadOne(locations[index], parser: parser) }
-        return KnowledgeBase(items: items, locatorDiagnostics: locatorDiagnostics)
-    }
-
-    /// Locates and loads entries from command-line paths.
-    public static func load(paths: [String], workingDirectory: String, parser: EntryParser = EntryParser()) throws -> KnowledgeBase {
-        let (locations, diagnostics) = try EntryLocator.locate(paths, workingDirectory: workingDirectory)
-        return load(locations, locatorDiagnostics: diagnostics, parser: parser)
-    }
-
-    static func loadOne(_ location: EntryLocation, parser: EntryParser) -> Item {
+    /// Reads and parses one located entry (`KnowledgeBaseLoader` does this for each, on all cores).
+    /// An unreadable or oversized file is an item without an entry, with a diagnostic that says why.
+    static func readItem(_ location: EntryLocation, parser: EntryParser, hashesContent: Bool) -> Item {
         let path = location.displayPath
         if let bytes = readBytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
-            let hash = bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) }
+            let hash = hashesContent ? bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) } : nil
             let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
             return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: bytes.count, contentHash: hash)
         }
@@ -69,7 +59,7 @@ public struct KnowledgeBase: Sendable {
             ], size: data.count)
         }
         let bytes = [UInt8](data)
-        let hash = bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) }
+        let hash = hashesContent ? bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) } : nil
         let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
         return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
     }

@@ -23,22 +23,18 @@ public struct Linter: Sendable {
         var idLocation: SourceLocation?
     }
 
-    /// Reads, parses and lints files in parallel, keeping only the diagnostics (memory stays
-    /// flat however large the knowledge base is).
-    public func lint(_ locations: [EntryLocation], locatorDiagnostics: [Diagnostic] = [], knownIDs: Set<String>,
-                     parser: EntryParser = EntryParser()) -> (entries: Int, diagnostics: [Diagnostic]) {
-        let outcomes = Parallel.map(locations.count) { index in
-            lint(KnowledgeBase.loadOne(locations[index], parser: parser), knownIDs: knownIDs)
+    /// Lints parsed files on all cores: the per-file rules of each, then the cross-entry ones
+    /// (`combine`). `knownIDs` are the ids `related` may name (all entries of the entries folders
+    /// involved). `progress(done, total)` is called as files are linted.
+    public func lint(_ items: [KnowledgeBase.Item], locatorDiagnostics: [Diagnostic] = [], knownIDs: Set<String>,
+                     progress: @Sendable (Int, Int) -> Void = { _, _ in }) -> [Diagnostic] {
+        let count = items.count
+        let counter = Counter()
+        let outcomes = Parallel.map(count) { index in
+            defer { progress(counter.increment(), count) }
+            return lint(items[index], knownIDs: knownIDs)
         }
-        return (locations.count, Self.combine(outcomes, locatorDiagnostics: locatorDiagnostics))
-    }
-
-    /// Lints every item of a knowledge base. `knownIDs` are the ids `related` may name
-    /// (all entries of the entries folders involved).
-    public func lint(_ kb: KnowledgeBase, knownIDs: Set<String>) -> [Diagnostic] {
-        let items = kb.items
-        let outcomes = Parallel.map(items.count) { index in lint(items[index], knownIDs: knownIDs) }
-        return Self.combine(outcomes, locatorDiagnostics: kb.locatorDiagnostics)
+        return Self.combine(outcomes, locatorDiagnostics: locatorDiagnostics)
     }
 
     /// The per-file rules: what parsing found, the size limit, and the entry's own rules.
@@ -53,7 +49,8 @@ public struct Linter: Sendable {
                            idLocation: item.entry?.metadata.locations["id"])
     }
 
-    /// All diagnostics in order, plus the cross-entry rule: an id used by two files.
+    /// All diagnostics in order, plus the cross-entry rule: an id used by two files (the one
+    /// place that rule is written; every load and the incremental build come here).
     static func combine(_ outcomes: [FileOutcome], locatorDiagnostics: [Diagnostic]) -> [Diagnostic] {
         var diagnostics = locatorDiagnostics
         var firstPathForID: [String: String] = [:]
@@ -212,18 +209,19 @@ enum ScenarioLinkRule {
                                   message: "the scenario file does not parse: \(error.reason)", rule: .scenarioParseError))
         }
         guard let document = file.document else { return out }
-        let anchors = RecordTag.anchors(of: entry)
-        var linked: Set<String> = []
+        let records = RecordAnchor.records(of: entry)
+        let anchors = Set(records)
+        var linked: Set<RecordAnchor> = []
         for tag in file.tags {
-            guard let (anchor, valid) = RecordTag.anchor(tag.name) else { continue }
-            if !valid || !anchors.contains(anchor) {
-                let known = entry.attempts.map { "@" + $0.anchor } + (entry.fix != nil ? ["@fix"] : [])
-                let what = anchor == "fix" ? "the entry has no fix section" : "no attempt of the entry has that number"
+            guard let reading = RecordAnchor.reading(tag: tag.name) else { continue }
+            if case .record(let anchor) = reading, anchors.contains(anchor) {
+                linked.insert(anchor)
+            } else {
+                let known = records.map(\.tag)
+                let what = reading == .record(.fix) ? "the entry has no fix section" : "no attempt of the entry has that number"
                 out.append(Diagnostic(path: file.displayPath, location: tag.location, severity: .error,
                                       message: "tag \(tag.name) links to no record: \(what) (records: \(known.isEmpty ? "none" : known.joined(separator: ", ")))",
                                       rule: .unknownRecordTag))
-            } else {
-                linked.insert(anchor)
             }
         }
         let pickles = PickleCompiler().compile(document)
@@ -252,7 +250,7 @@ enum ScenarioLinkRule {
         }
         for attempt in entry.attempts where !linked.contains(attempt.anchor) {
             out.append(Diagnostic(path: entry.path, location: attempt.headingRange.start, severity: .warning,
-                                  message: "attempt \(attempt.number) has no scenario in \(file.displayPath) (tag one with @\(attempt.anchor))",
+                                  message: "attempt \(attempt.number) has no scenario in \(file.displayPath) (tag one with \(attempt.anchor.tag))",
                                   rule: .attemptWithoutScenario))
         }
         return out

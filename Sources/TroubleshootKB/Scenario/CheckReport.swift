@@ -1,6 +1,7 @@
 import Foundation
 
-/// The verdict on an entry, or on one of its records (an attempt or the fix).
+/// The verdict on an entry, or on one of its records (an attempt or the fix): what `kb check`
+/// writes into its report and what the site reads back from it (one type for both).
 public enum CheckVerdict: String, Sendable, Codable, CaseIterable {
     /// Every linked scenario passed: the records still describe what happens.
     case reproduces
@@ -10,6 +11,32 @@ public enum CheckVerdict: String, Sendable, Codable, CaseIterable {
     case broken
     /// A requirement (a program) is missing here; the reason says which.
     case skipped
+
+    /// The spellings of the site's first check-report format (`pass`, `fail`, `error`, `skip`;
+    /// docs/site.md), still read as the verdicts they meant. Never written.
+    public static let olderSpellings: [String: CheckVerdict] = ["pass": .reproduces, "fail": .stale, "error": .broken, "skip": .skipped]
+
+    /// Reads a verdict as `kb check` writes it (`reproduces`, `stale`, `broken`, `skipped`) or in
+    /// an older spelling; anything else is an error.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let verdict = CheckVerdict(rawValue: text) ?? Self.olderSpellings[text] else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "unknown verdict '\(text)' (kb check writes \(Self.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        self = verdict
+    }
+
+    /// How bad the verdict is, for the worst of several: reproduces, skipped, stale, broken.
+    public var severity: Int {
+        switch self {
+        case .reproduces: 0
+        case .skipped: 1
+        case .stale: 2
+        case .broken: 3
+        }
+    }
 
     /// Whether `kb check` may exit 0 with this verdict.
     public var isAcceptable: Bool { self == .reproduces || self == .skipped }

@@ -78,26 +78,6 @@ public struct EntryScenarioFile: Sendable {
     }
 }
 
-/// Record tags: `@attempt-<n>` (`@attempt-4-1`, also `@attempt-4.1`) and `@fix`.
-public enum RecordTag {
-    /// The anchor a tag links to (`attempt-4-1`, `fix`), nil for other tags. `valid` is false for
-    /// `@attempt-…` tags whose number cannot be read.
-    public static func anchor(_ tag: String) -> (anchor: String, valid: Bool)? {
-        if tag == "@fix" { return ("fix", true) }
-        guard tag.hasPrefix("@attempt-") else { return nil }
-        let number = tag.dropFirst("@attempt-".count)
-        guard let parsed = AttemptNumber(number) else { return (String(tag.dropFirst()), false) }
-        return (parsed.anchor, true)
-    }
-
-    /// The anchors an entry has: its attempts', and `fix` when it has a fix section.
-    public static func anchors(of entry: Entry) -> Set<String> {
-        var anchors = Set(entry.attempts.map(\.anchor))
-        if entry.fix != nil { anchors.insert("fix") }
-        return anchors
-    }
-}
-
 /// Runs the scenarios of entries and decides a verdict per record and per entry.
 public struct EntryChecker: Sendable {
     public var settings: WorldSettings
@@ -146,14 +126,14 @@ public struct EntryChecker: Sendable {
         let pickles = PickleCompiler().compile(document)
         guard !pickles.isEmpty else { return done(.broken, "\(file.displayPath) has no scenarios", file.displayPath) }
         let info = ScenarioRunner.stepInfo(document)
-        let anchors = RecordTag.anchors(of: entry)
+        let anchors = Set(RecordAnchor.records(of: entry))
         var settings = self.settings
         settings.entryDirectory = PathText.folder(of: item.location.file)
 
         var attempts: [AttemptCheck] = []
         for pickle in pickles {
             let tags = pickle.tags.map(\.name)
-            let links = tags.compactMap(RecordTag.anchor)
+            let links = tags.compactMap(RecordAnchor.reading(tag:))
             let worldName = ScenarioWorlds.name(for: tags)
             var verdict: CheckVerdict
             var message: String?
@@ -174,13 +154,22 @@ public struct EntryChecker: Sendable {
                 message = "no world named '\(worldName)' (known: \(ScenarioWorlds.all.map(\.name).joined(separator: ", ")))"
                 steps = pickle.steps.map { StepReport(keyword: nil, text: $0.text, status: .skipped, message: nil, line: nil) }
             }
-            let targets: [String?] = links.isEmpty ? [nil] : links.map(\.anchor)
-            for (index, anchor) in targets.enumerated() {
+            // A scenario of no record is reported once, without an anchor.
+            let targets: [RecordAnchor.TagReading?] = links.isEmpty ? [nil] : links
+            for target in targets {
                 var recordVerdict = verdict
                 var recordMessage = message
-                if let anchor, !anchors.contains(anchor) || !(links[index].valid) {
+                // The report names the record by its fragment, or an unreadable tag as written.
+                let anchor: String?
+                let namesRecord: Bool
+                switch target {
+                case nil: (anchor, namesRecord) = (nil, true)
+                case .record(let record)?: (anchor, namesRecord) = (record.fragment, anchors.contains(record))
+                case .unreadable(let text)?: (anchor, namesRecord) = (text, false)
+                }
+                if !namesRecord, let anchor {
                     recordVerdict = .broken
-                    recordMessage = "tag @\(anchor) names no record of the entry (it has \(anchors.sorted().joined(separator: ", ")))"
+                    recordMessage = "tag @\(anchor) names no record of the entry (it has \(anchors.map(\.fragment).sorted().joined(separator: ", ")))"
                 }
                 attempts.append(AttemptCheck(anchor: anchor, scenario: pickle.name, verdict: recordVerdict, message: recordMessage,
                                              line: pickle.location.line, steps: steps, rules: rules,

@@ -25,7 +25,7 @@ extension SearchDocument {
         for a in attempts.indices {
             let prefix = Self.headingPrefix(attempts[a])
             let labelStart = prefix + " — "
-            let anchor = attempts[a].anchor
+            let anchor = attempts[a].anchor.fragment
             let parts = attempts[a].parts
             for k in parts.indices where !parts[k].text.isEmpty {
                 let label = labelStart + Self.labelAsWritten(parts[k])
@@ -40,7 +40,7 @@ extension SearchDocument {
             }
             add(.body, attempts[a].title, anchor: anchor, label: prefix)
         }
-        if let fix = entry.fix { add(.fix, fix.text, anchor: "fix", label: fix.heading) }
+        if let fix = entry.fix { add(.fix, fix.text, anchor: RecordAnchor.fix.fragment, label: fix.heading) }
         if let section = entry.sideEffects { add(.body, section.text, label: section.heading) }
         if let section = entry.lessons { add(.body, section.text, label: section.heading) }
         let notes = entry.notes

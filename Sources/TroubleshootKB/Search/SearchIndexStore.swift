@@ -139,7 +139,10 @@ public struct SearchIndexStore: Sendable {
                                         rule: .fileTooLarge))
             return false
         }
-        let kb = KnowledgeBase.load(readable, locatorDiagnostics: locatorDiagnostics)
+        let loader = KnowledgeBaseLoader(workingDirectory: workingDirectory)
+        var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, options: .init(hashesContent: true),
+                             knownIDs: EntryLocator.knownIDs(for: locations))
+        kb.attachGlossaries(of: [entriesDirectory], workingDirectory: workingDirectory)
         var states = states
         if !pending.isEmpty {
             var parsedHash: [String: UInt64] = [:]
@@ -155,12 +158,10 @@ public struct SearchIndexStore: Sendable {
         let fingerprint = fingerprint(of: states)
         let entries = kb.entries
         let documents = Parallel.map(entries.count) { SearchDocument(entry: entries[$0]) }
-        let (glossary, _) = Glossary.load(entriesDirectory: entriesDirectory)
-        let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(glossary))
-        // The lint gate runs beside the writing of the file (which keeps one core busy in the
+        let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(kb.glossary))
+        // The lint gate (run once, over the loaded entries) runs beside the writing of the file (which keeps one core busy in the
         // kernel); the index is saved only without errors.
-        let knownIDs = EntryLocator.knownIDs(for: locations)
-        let lint = BackgroundTask { Linter().lint(kb, knownIDs: knownIDs).filter { $0.severity == .error } }
+        let lint = BackgroundTask { [kb] in kb.lint(with: loader.linter).filter { $0.severity == .error } }
         let indexURL = URL(fileURLWithPath: indexPath)
         var temporary: String? = nil
         var writeError: Error? = nil

@@ -1,5 +1,5 @@
 /// What a check result means on an attempt card, the fix or the entry, in the page's language: a
-/// verdict of the check report ("reproduces", "stale", …) read against what was recorded. A failed
+/// verdict of the check report (`CheckVerdict`: reproduces, stale, …) read against what was recorded. A failed
 /// attempt whose failure still reproduces is "failure confirmed" (never a green ✓ beside a failed
 /// attempt); a worked attempt or the fix that still holds "works"; the entry whose records all
 /// hold "as recorded". With the labels of the checks section. One row per language.
@@ -58,18 +58,17 @@ struct CheckWords: Sendable {
     /// The class (`check-…`, its mark from the style sheet) and the words for `verdict` on a
     /// record whose outcome was a failure (`recordedFailure` true) or a success (false), or on
     /// the entry or a scenario of no record (nil).
-    func describe(_ verdict: String, recordedFailure: Bool?) -> (className: String, text: String) {
-        switch SiteCheckReport.verdictClass(verdict) {
-        case "pass":
+    func describe(_ verdict: CheckVerdict, recordedFailure: Bool?) -> (className: String, text: String) {
+        switch verdict {
+        case .reproduces:
             switch recordedFailure {
             case true?: ("confirmed", failureConfirmed)
             case false?: ("pass", works)
             case nil: ("pass", asRecorded)
             }
-        case "fail": ("fail", stale)
-        case "error": ("error", checkError)
-        case "skip": ("skip", notChecked)
-        default: ("other", verdict)
+        case .stale: ("fail", stale)
+        case .broken: ("error", checkError)
+        case .skipped: ("skip", notChecked)
         }
     }
 }

@@ -36,8 +36,8 @@ struct EntryPageRenderer {
             timeline(item, strings: strings, words: words, checks: checks, into: &html)
         }
         if item.entry.fix != nil {
-            section(item.entry.fix!.headingBlock, item.entry.fix!.blocks, id: "fix", fallbackHeading: strings.fix, words: words, into: &html) { html in
-                if let check = checks["fix"] { checkResult(check, recordedFailure: false, lang: item.lang, into: &html) }
+            section(item.entry.fix!.headingBlock, item.entry.fix!.blocks, id: RecordAnchor.fix.fragment, fallbackHeading: strings.fix, words: words, into: &html) { html in
+                if let check = checks[RecordAnchor.fix.fragment] { checkResult(check, recordedFailure: false, lang: item.lang, into: &html) }
             }
         }
         if item.entry.sideEffects != nil {
@@ -207,7 +207,7 @@ struct EntryPageRenderer {
         html.raw("<ol class=\"timeline\">\n")
         let attempts = item.entry.attempts
         for k in attempts.indices {
-            card(attempts, k, strings: strings, words: words, check: checks.isEmpty ? nil : checks[attempts[k].anchor], lang: item.lang, into: &html)
+            card(attempts, k, strings: strings, words: words, check: checks.isEmpty ? nil : checks[attempts[k].anchor.fragment], lang: item.lang, into: &html)
         }
         html.raw("</ol>\n</section>\n")
     }
@@ -220,15 +220,15 @@ struct EntryPageRenderer {
         html.raw("<li class=\"attempt attempt-")
         html.raw(outcome.rawValue)
         html.raw("\" id=\"")
-        Self.anchor(attempts[k].number.parts, into: &html)
+        Self.fragment(attempts[k].anchor, into: &html)
         html.raw("\">\n<h3><span class=\"outcome\">")
         html.text(strings.outcome(outcome))
         html.raw("</span> <a href=\"#")
-        Self.anchor(attempts[k].number.parts, into: &html)
+        Self.fragment(attempts[k].anchor, into: &html)
         html.raw("\">")
         Fragments.headingContent(html: attempts[k].headingBlock.html, plain: attempts[k].headingBlock.plainText, into: &html)
         html.raw("</a>")
-        Fragments.headingAnchor(attempts[k].anchor, words: words, into: &html)
+        Fragments.headingAnchor(attempts[k].anchor.fragment, words: words, into: &html)
         html.raw("</h3>\n")
         if let check { checkResult(check, recordedFailure: [.failed, .partial, .rejected].contains(outcome), lang: lang, into: &html) }
         var openList = false
@@ -250,12 +250,17 @@ struct EntryPageRenderer {
         html.raw("</li>\n")
     }
 
-    /// `attempt-4-1`, as `AttemptNumber.anchor` spells it.
-    static func anchor(_ parts: [Int], into html: inout HTMLBuffer) {
-        html.raw("attempt-")
-        for k in parts.indices {
-            if k > 0 { html.raw("-") }
-            html.number(parts[k])
+    /// `RecordAnchor.fragment` (`attempt-4-1`, `fix`) written into the page without making a string.
+    static func fragment(_ anchor: RecordAnchor, into html: inout HTMLBuffer) {
+        switch anchor {
+        case .fix:
+            html.raw(RecordAnchor.fixName)
+        case .attempt(let number):
+            html.raw(RecordAnchor.attemptPrefix)
+            for k in number.parts.indices {
+                if k > 0 { html.raw(AttemptNumber.separator) }
+                html.number(number.parts[k])
+            }
         }
     }
 
@@ -334,8 +339,8 @@ struct EntryPageRenderer {
 
     /// "Last check: 2 Dec 2026 (reproduces)": the title of the entry's check badge.
     static func checkedTitle(_ check: SiteCheckReport.EntryResult, strings: SiteStrings, words: PageWords, lang: String) -> String {
-        guard !check.checkedAt.isEmpty else { return check.verdict }
-        return strings.lastCheck + words.colon + ReadableDate.format(check.checkedAt, lang: lang) + " (" + check.verdict + ")"
+        guard !check.checkedAt.isEmpty else { return check.verdict.rawValue }
+        return strings.lastCheck + words.colon + ReadableDate.format(check.checkedAt, lang: lang) + " (" + check.verdict.rawValue + ")"
     }
 
     /// The checks section: the entry's verdict and when it was checked, a row per record the
@@ -398,11 +403,11 @@ struct EntryPageRenderer {
         let entry = item.entry
         var records: [String: (title: String, recordedFailure: Bool)] = [:]
         for attempt in entry.attempts {
-            records[attempt.anchor] = (attempt.heading, [.failed, .partial, .rejected].contains(attempt.outcome))
+            records[attempt.anchor.fragment] = (attempt.heading, [.failed, .partial, .rejected].contains(attempt.outcome))
         }
         if let fix = entry.fix {
             let heading = fix.headingBlock?.plainText ?? ""
-            records["fix"] = (heading.isEmpty ? strings.fix : heading, false)
+            records[RecordAnchor.fix.fragment] = (heading.isEmpty ? strings.fix : heading, false)
         }
         html.raw("<table class=\"check-table\">\n<thead><tr><th scope=\"col\">")
         html.text(words.recordColumn)

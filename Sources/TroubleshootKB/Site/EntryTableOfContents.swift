@@ -32,10 +32,10 @@ struct EntryTableOfContents {
         if let problem = entry.problem { links.append(Link(anchor: "problem", title: title(problem, strings.problem), outcome: nil)) }
         if !entry.attempts.isEmpty || entry.attemptsIntro != nil {
             var attempts = Link(anchor: "attempts", title: title(entry.attemptsIntro, strings.attempts), outcome: nil)
-            attempts.children = entry.attempts.map { Link(anchor: $0.anchor, title: $0.heading, outcome: $0.outcome) }
+            attempts.children = entry.attempts.map { Link(anchor: $0.anchor.fragment, title: $0.heading, outcome: $0.outcome) }
             links.append(attempts)
         }
-        if let fix = entry.fix { links.append(Link(anchor: "fix", title: title(fix, strings.fix), outcome: nil)) }
+        if let fix = entry.fix { links.append(Link(anchor: RecordAnchor.fix.fragment, title: title(fix, strings.fix), outcome: nil)) }
         if let section = entry.sideEffects { links.append(Link(anchor: "side-effects", title: title(section, strings.sideEffects), outcome: nil)) }
         if let section = entry.lessons { links.append(Link(anchor: "lessons", title: title(section, strings.lessons), outcome: nil)) }
         if let section = entry.references { links.append(Link(anchor: "references", title: title(section, strings.references), outcome: nil)) }

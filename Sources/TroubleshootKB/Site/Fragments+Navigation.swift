@@ -39,14 +39,14 @@ extension Fragments {
     /// A check verdict badge in the page's language (`CheckWords`): the mark from the style
     /// sheet, the words for what the verdict means; the verdict as the report says it, and when
     /// it was checked, as the title.
-    static func checkBadge(_ verdict: String, recordedFailure: Bool?, words: CheckWords, title: String? = nil, lang: String? = nil,
+    static func checkBadge(_ verdict: CheckVerdict, recordedFailure: Bool?, words: CheckWords, title: String? = nil, lang: String? = nil,
                            into html: inout HTMLBuffer) {
         let (className, text) = words.describe(verdict, recordedFailure: recordedFailure)
         html.raw("<span class=\"badge check-")
         html.raw(className)
         html.raw("\"")
         if let lang { html.attribute("lang", lang) }
-        html.attribute("title", title ?? verdict)
+        html.attribute("title", title ?? verdict.rawValue)
         html.raw(">")
         html.text(text)
         html.raw("</span>")

@@ -4,11 +4,12 @@ import Synchronization
 
 /// A step of the site build, named in errors.
 public enum SiteBuildStep: String, Sendable, CaseIterable {
-    /// Find entry files, read them, the check report and the asset list.
+    /// Find entry files, read the check report and list the theme's files.
     case load
-    /// Parse each entry (Markdown rendered to HTML by cmark) and read its scenario file.
+    /// Read and parse each entry through `KnowledgeBaseLoader` (Markdown rendered to HTML by
+    /// cmark) and read its scenario file.
     case parse
-    /// Lint every entry; errors stop the build.
+    /// Lint the loaded entries once; errors stop the build.
     case validate
     /// Group entries by tag and language, collect symptoms, order the feed.
     case index
@@ -132,22 +133,20 @@ public struct SiteBuilder: Sendable {
         let entriesFolder = BuildManifest.FileStamp(path: options.entriesDirectory)
         let fingerprint = BuildFingerprint.make(options: options, assets: try listAssets(),
                                                 glossaryPath: (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName))
-        var loaded: Loaded? = try load()
+        let input = try load()
         clock.lap(.load)
-        let (locations, locatorDiagnostics, checkReport, assets) = (loaded!.locations, loaded!.locatorDiagnostics, loaded!.checkReport, loaded!.assets)
-        let stamps = loaded!.stamps
-        var parsed: Parsed? = try parse(loaded!)
-        loaded = nil // the entries share the file bytes from here on
+        let (locations, checkReport, assets) = (input.locations, input.checkReport, input.assets)
+        var parsed: Parsed? = try parse(input)
         clock.lap(.parse)
+        let stamps = parsed!.stamps
         // Pages and search need the records, not the source text: they get the entries without
         // it, and the parsed items (which the lint rules need, sources and all) are let go once
         // validated, so the file bytes are freed and their memory reused for pages and search.
         let entries = parsed!.entries
         let scenarios = parsed!.scenarios
         let scenarioFiles = parsed!.scenarioFiles
-        let (glossary, glossaryProblems) = Glossary.load(entriesDirectory: options.entriesDirectory,
-                                                         displayPath: display((options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)))
-        let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
+        let glossary = parsed!.knowledgeBase.glossary
+        let glossaryError = parsed!.knowledgeBase.glossaryDiagnostics.first(where: { $0.severity == .error })
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []),
                                     sources: [options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []))
@@ -178,7 +177,7 @@ public struct SiteBuilder: Sendable {
         let diagnostics: [Diagnostic]
         let knownIDs: Set<String>
         do {
-            (diagnostics, knownIDs) = try validate(parsed!, locations: locations, locatorDiagnostics: locatorDiagnostics)
+            (diagnostics, knownIDs) = try validate(parsed!)
             BackgroundRelease.release([parsed.take() as Any])
             clock.lap(.validate)
             (index, siteEntries) = try makeIndex(entries, scenarios: scenarios, report: checkReport)
@@ -235,52 +234,25 @@ public struct SiteBuilder: Sendable {
 
     // MARK: load
 
-    struct Loaded {
+    /// What the build reads before the entries: where they are, the check report and the theme.
+    struct Input {
         let locations: [EntryLocation]
         let locatorDiagnostics: [Diagnostic]
-        /// Each entry file's bytes (shared with its parsed entry's source text, not copied).
-        let files: [[UInt8]]
-        /// Each entry's folder and file stamps, taken before the file was read (for the build manifest).
-        let stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)]
         let checkReport: SiteCheckReport?
         /// The theme's files, sorted by site-relative path.
         let assets: [ThemeFile]
     }
 
-    func load() throws -> Loaded {
+    func load() throws -> Input {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: options.entriesDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SiteBuildError(step: .load, path: display(options.entriesDirectory), message: "no entries folder here")
         }
         let (locations, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
-        let count = locations.count
-        // Per entry: its folder's and file's stamps (taken before reading) and its bytes.
-        typealias Read = (stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp), bytes: Result<[UInt8], SiteBuildError>)
-        let counter = Counter()
-        let results = Parallel.map(count) { position -> Read in
-            defer { progress(.load, counter.increment(), count) }
-            let location = locations[position]
-            let stamps = (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
-            let limit = KnowledgeBase.maximumReadSize
-            if let bytes = KnowledgeBase.readBytes(location.file, limit: limit + 1) {
-                return (stamps, .success(bytes))
-            }
-            return (stamps, Self.read(location.file, limit: limit, display: location.displayPath).map { [UInt8]($0) })
-        }
-        var files: [[UInt8]] = []
-        files.reserveCapacity(count)
-        var stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)] = []
-        stamps.reserveCapacity(count)
-        for result in results {
-            files.append(try result.bytes.get())
-            stamps.append(result.stamps)
-        }
-
         let checkReport = try loadCheckReport()
         let assets = try listAssets()
-        return Loaded(locations: locations, locatorDiagnostics: locatorDiagnostics, files: files, stamps: stamps,
-                      checkReport: checkReport, assets: assets)
+        return Input(locations: locations, locatorDiagnostics: locatorDiagnostics, checkReport: checkReport, assets: assets)
     }
 
     static func read(_ path: String, limit: Int, display: String) -> Result<Data, SiteBuildError> {
@@ -353,46 +325,59 @@ public struct SiteBuilder: Sendable {
     // MARK: parse
 
     struct Parsed {
-        let items: [KnowledgeBase.Item]
+        /// The loaded knowledge base: items with their source text (the lint rules need it),
+        /// known ids and glossary.
+        let knowledgeBase: LoadedKnowledgeBase
         /// Each item's entry without its source text (made beside the parse, on all cores).
         let entries: [Entry?]
+        /// Each entry's folder and file stamps, taken before the file was read (for the build manifest).
+        let stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)]
         let scenarios: [(name: String, text: String)?]
         /// Each item's scenario file and its stamp (for the build manifest).
         let scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)]
     }
 
-    func parse(_ loaded: Loaded) throws -> Parsed {
-        let parser = EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML))
-        let locations = loaded.locations
-        let count = locations.count
-        typealias Outcome = (item: KnowledgeBase.Item, entry: Entry?, scenario: ScenarioFile)
-        let counter = Counter()
-        let results = Parallel.map(count) { position -> Outcome in
-            defer { progress(.parse, counter.increment(), count) }
-            let location = locations[position]
-            let data = loaded.files[position]
-            let result = parser.parse(bytes: data, path: location.displayPath, folderName: location.folderName)
-            let item = KnowledgeBase.Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count)
-            let scenario = result.entry.map { readScenario(of: $0, at: location) } ?? ScenarioFile()
-            return (item, result.entry?.withoutSource(), scenario)
-        }
-        var items: [KnowledgeBase.Item] = []
+    /// What the site build keeps of each entry beside the loaded item (`EntryHook`).
+    struct EntryExtra: Sendable {
+        let stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)
+        let entry: Entry?
+        let scenario: ScenarioFile
+    }
+
+    /// Reads and parses every entry through `KnowledgeBaseLoader` (Markdown rendered to HTML),
+    /// taking each entry's stamps before its file is read and reading its scenario file after.
+    func parse(_ input: Input) throws -> Parsed {
+        let loader = KnowledgeBaseLoader(workingDirectory: options.workingDirectory,
+                                         parser: EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML)))
+        let hook = EntryHook<(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp), EntryExtra>(
+            beforeReading: { location in
+                (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
+            },
+            afterParsing: { [self] item, stamps in
+                let scenario = item.entry.map { readScenario(of: $0, at: item.location) } ?? ScenarioFile()
+                return EntryExtra(stamps: stamps, entry: item.entry?.withoutSource(), scenario: scenario)
+            })
+        var (knowledgeBase, extras) = loader.load(input.locations, locatorDiagnostics: input.locatorDiagnostics, hook: hook,
+                                                  progress: { progress(.parse, $0, $1) })
+        knowledgeBase.attachGlossaries(of: [options.entriesDirectory], workingDirectory: options.workingDirectory)
+        let count = extras.count
         var entries: [Entry?] = []
+        var stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)] = []
         var scenarios: [(name: String, text: String)?] = []
         var scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)] = []
-        items.reserveCapacity(count); entries.reserveCapacity(count); scenarios.reserveCapacity(count); scenarioFiles.reserveCapacity(count)
-        for result in results {
-            items.append(result.item)
-            entries.append(result.entry)
-            scenarios.append(try result.scenario.content.get())
-            scenarioFiles.append((result.scenario.file, result.scenario.stamp))
+        entries.reserveCapacity(count); stamps.reserveCapacity(count); scenarios.reserveCapacity(count); scenarioFiles.reserveCapacity(count)
+        for extra in extras {
+            entries.append(extra.entry)
+            stamps.append(extra.stamps)
+            scenarios.append(try extra.scenario.content.get())
+            scenarioFiles.append((extra.scenario.file, extra.scenario.stamp))
         }
-        return Parsed(items: items, entries: entries, scenarios: scenarios, scenarioFiles: scenarioFiles)
+        return Parsed(knowledgeBase: knowledgeBase, entries: entries, stamps: stamps, scenarios: scenarios, scenarioFiles: scenarioFiles)
     }
 
     /// The scenario file read for an entry: its absolute path and stamp (taken before it was
     /// read) when there is one, and its name and text.
-    struct ScenarioFile {
+    struct ScenarioFile: Sendable {
         var file: String? = nil
         var stamp: BuildManifest.FileStamp = .missing
         var content: Result<(name: String, text: String)?, SiteBuildError> = .success(nil)
@@ -427,13 +412,12 @@ public struct SiteBuilder: Sendable {
 
     // MARK: validate
 
-    /// Lints every entry; throws when there are errors (every parsed item has an entry then).
-    /// Returns the diagnostics (warnings only) and the ids lint knew.
-    func validate(_ parsed: Parsed, locations: [EntryLocation], locatorDiagnostics: [Diagnostic]) throws -> ([Diagnostic], Set<String>) {
-        let knownIDs = EntryLocator.knownIDs(for: locations)
-        let diagnostics = Self.lint(parsed.items, locatorDiagnostics: locatorDiagnostics, knownIDs: knownIDs, progress: progress)
+    /// Lints every entry (the loaded knowledge base, once); throws when there are errors (every
+    /// parsed item has an entry then). Returns the diagnostics (warnings only) and the ids lint knew.
+    func validate(_ parsed: Parsed) throws -> ([Diagnostic], Set<String>) {
+        let diagnostics = parsed.knowledgeBase.lint(progress: { progress(.validate, $0, $1) })
         try reportAndStopOnErrors(diagnostics)
-        return (diagnostics, knownIDs)
+        return (diagnostics, parsed.knowledgeBase.knownIDs)
     }
 
     /// Reports the diagnostics (sorted) and throws when there are errors.
@@ -445,32 +429,6 @@ public struct SiteBuilder: Sendable {
             throw SiteBuildError(step: .validate, path: first.path,
                                  message: "\(errors.count) lint \(errors.count == 1 ? "error" : "errors") in \(files) \(files == 1 ? "file" : "files"); the site was not written (run kb lint)")
         }
-    }
-
-    /// `Linter.lint(_:knownIDs:)` spread over the cores: the same rules and the same order.
-    static func lint(_ items: [KnowledgeBase.Item], locatorDiagnostics: [Diagnostic], knownIDs: Set<String>,
-                     progress: @Sendable (SiteBuildStep, Int, Int) -> Void) -> [Diagnostic] {
-        let count = items.count
-        let counter = Counter()
-        let linter = Linter()
-        // The per-file rules (the duplicate-id rule runs below, and everything is sorted at the end).
-        let results = Parallel.map(count) { position in
-            defer { progress(.validate, counter.increment(), count) }
-            return linter.lint(items[position], knownIDs: knownIDs).diagnostics
-        }
-        var diagnostics = locatorDiagnostics
-        for result in results { diagnostics += result }
-        var firstPathForID: [String: String] = [:]
-        for item in items {
-            guard let entry = item.entry else { continue }
-            if let other = firstPathForID[entry.id] {
-                diagnostics.append(Diagnostic(path: entry.path, location: entry.metadata.locations["id"], severity: .error,
-                                              message: "id '\(entry.id)' is also used by \(other)", rule: .duplicateID))
-            } else {
-                firstPathForID[entry.id] = entry.path
-            }
-        }
-        return Linter.sorted(diagnostics)
     }
 
     // MARK: index

@@ -263,7 +263,7 @@ struct SiteIndex: Sendable {
                     if match >= 0 { match = -1; break }
                     match = k
                 }
-                if match >= 0 { fragment = attempts[match].anchor }
+                if match >= 0 { fragment = attempts[match].anchor.fragment }
             }
             links.append(SiteListing.Symptom(phrase: trimmed, fragment: fragment ?? "symptom-\(number + 1)"))
         }

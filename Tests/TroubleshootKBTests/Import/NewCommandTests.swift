@@ -28,7 +28,7 @@ import Testing
         #expect(rules.isSubset(of: ["draft-todo", "unknown-outcome"]), "\(rules)")
         // One warning per part to write: summary, symptoms, environment, problem, idea, result, cause, fix, step, lessons, references.
         #expect(diagnostics.filter { $0["rule"] as? String == "draft-todo" }.count == 11)
-        let entry = try #require(try KnowledgeBase.load(paths: [root + "/entries"], workingDirectory: root).items.first?.entry)
+        let entry = try #require(try KnowledgeBaseLoader(workingDirectory: root).load(paths: [root + "/entries"]).items.first?.entry)
         #expect(entry.metadata.lang == language)
         #expect(entry.problem != nil)
         #expect(entry.attempts.map(\.number.description) == ["1"])

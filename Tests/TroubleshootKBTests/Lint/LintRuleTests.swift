@@ -135,9 +135,8 @@ final class AmbiguousLightWorld: World {
             try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + path))
         }
         if let worlds = trigger.worlds {
-            let (locations, located) = try EntryLocator.locate([root + "/entries"], workingDirectory: root)
-            let linter = Linter(worlds: worlds)
-            let found = linter.lint(locations, locatorDiagnostics: located, knownIDs: EntryLocator.knownIDs(for: locations)).diagnostics
+            let loader = KnowledgeBaseLoader(workingDirectory: root, linter: Linter(worlds: worlds))
+            let found = try loader.load(paths: [root + "/entries"], options: .diagnosticsOnly).lintDiagnostics ?? []
             return found.map { ($0.rule.id, $0.severity.rawValue, $0.formatted) }
         }
         let result = TestSupport.kb(["lint", "--format", "json"] + trigger.arguments, in: root)

@@ -171,7 +171,7 @@ struct SiteSecurityTests {
     func searchIndexIsSafe() throws {
         let root = try Self.makeKnowledgeBase()
         defer { TestSupport.remove(root) }
-        let kb = try KnowledgeBase.load(paths: [root + "/entries"], workingDirectory: root)
+        let kb = try KnowledgeBaseLoader(workingDirectory: root).load(paths: [root + "/entries"])
         let export = SearchWebExport.build(documents: kb.entries.map { SearchDocument(entry: $0) }, shardCount: 4, ownFileRecords: 0)
         let files = [("search-meta.json", export.meta), ("search-filters.json", export.filters)]
             + export.shards.enumerated().map({ ("search-shard-\($0.offset).json", $0.element) })

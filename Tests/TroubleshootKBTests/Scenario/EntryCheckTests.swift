@@ -26,7 +26,7 @@ enum CheckTestSupport {
 
     static func item(_ directory: String, _ id: String) throws -> KnowledgeBase.Item {
         let (locations, _) = try EntryLocator.locate([directory + "/" + id], workingDirectory: directory)
-        return KnowledgeBase.load(locations).items[0]
+        return KnowledgeBaseLoader(workingDirectory: directory).load(locations).items[0]
     }
 
     /// A minimal entry with attempts 1 and 2 and a fix, and the given scenario.
@@ -101,7 +101,7 @@ enum CheckTestSupport {
         #expect(!result.attempts.isEmpty)
         let entry = try #require(item.entry)
         let linked = Set(result.attempts.compactMap(\.anchor))
-        #expect(linked == RecordTag.anchors(of: entry), "one scenario per attempt and one for the fix")
+        #expect(linked == Set(RecordAnchor.records(of: entry).map(\.fragment)), "one scenario per attempt and one for the fix")
     }
 
     /// The same scenario with a changed expectation fails: the attempt it is linked to is stale.

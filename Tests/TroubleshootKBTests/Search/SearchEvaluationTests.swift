@@ -32,7 +32,7 @@ import Testing
 
     /// The repository's entries as search documents, and its glossary (or none).
     static func repositoryDocuments(glossary: Bool = true) throws -> ([SearchDocument], SearchGlossary) {
-        let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory], workingDirectory: TestSupport.repositoryRoot)
+        let kb = try KnowledgeBaseLoader(workingDirectory: TestSupport.repositoryRoot).load(paths: [TestSupport.entriesDirectory])
         let search = glossary ? SearchGlossary(Glossary.load(entriesDirectory: TestSupport.entriesDirectory).0) : .empty
         return (kb.entries.map { SearchDocument(entry: $0) }, search)
     }

@@ -21,8 +21,8 @@ import Testing
     }
 
     /// The neighbour entries as `kb` loads them.
-    static func neighbours() throws -> KnowledgeBase {
-        try KnowledgeBase.load(paths: [neighboursDirectory], workingDirectory: TestSupport.repositoryRoot)
+    static func neighbours() throws -> LoadedKnowledgeBase {
+        try KnowledgeBaseLoader(workingDirectory: TestSupport.repositoryRoot).load(paths: [neighboursDirectory])
     }
 
     /// The index the tests share (built once; loading and indexing 67 entries takes a while).
@@ -30,8 +30,7 @@ import Testing
 
     /// The real entries and the neighbours in one index, with the repository's glossary.
     static func index() throws -> SearchIndex {
-        let kb = try KnowledgeBase.load(paths: [TestSupport.entriesDirectory, neighboursDirectory],
-                                        workingDirectory: TestSupport.repositoryRoot)
+        let kb = try KnowledgeBaseLoader(workingDirectory: TestSupport.repositoryRoot).load(paths: [TestSupport.entriesDirectory, neighboursDirectory])
         let glossary = SearchGlossary(Glossary.load(entriesDirectory: TestSupport.entriesDirectory).0)
         return SearchIndex.build(documents: kb.entries.map { SearchDocument(entry: $0) }, glossary: glossary)
     }
