@@ -57,7 +57,7 @@ import Testing
     func entryIsLintClean(id: String) throws {
         let loader = KnowledgeBaseLoader(workingDirectory: TestSupport.repositoryRoot)
         let kb = try loader.load(paths: [TestSupport.entriesDirectory + "/" + id])
-        let diagnostics = Linter().lint(kb.items, knownIDs: Set(Self.ids))
+        let diagnostics = Linter.standard.lint(kb.items, knownIDs: Set(Self.ids))
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.formatted).joined(separator: "\n"))")
     }
 }

@@ -44,7 +44,7 @@ public struct ImportCommand: KBCommand {
         } else {
             let path = EntryLocator.absolute(input, workingDirectory: context.workingDirectory)
             // A draft must fit in an entry (at most 1 MiB): larger inputs are refused unread.
-            switch SiteBuilder.read(path, limit: Linter.maximumEntrySize, display: input) {
+            switch LimitedFileRead.read(path, limit: Linter.maximumEntrySize) {
             case .success(let data): bytes = [UInt8](data)
             case .failure(let failure):
                 if failure.message.hasPrefix("the file is larger") {

@@ -38,7 +38,7 @@ public struct LintCommand: KBCommand {
         }
         let paths = self.paths.isEmpty ? [context.entriesDirectory] : self.paths
         // Entries are linted as they are parsed and let go: only the diagnostics are kept.
-        let loaded = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: paths, options: .diagnosticsOnly)
+        let loaded = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory, linter: .standard).load(paths: paths, options: .diagnosticsOnly)
         let entryCount = loaded.items.count
         // kb.yaml's problems, the entries', then the glossary of each entries folder linted as a whole.
         var diagnostics = (context.root?.diagnostics ?? []) + (loaded.lintDiagnostics ?? []) + loaded.glossaryDiagnostics

@@ -43,7 +43,7 @@ public struct SearchCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
-                                     workingDirectory: context.workingDirectory)
+                                     workingDirectory: context.workingDirectory, linter: .standard)
         var (index, freshness, problems) = try store.open()
         var results: [SearchResult] = []
         if benchRepetitions == nil {
@@ -279,7 +279,7 @@ public struct IndexCommand: KBCommand {
     public func run(_ context: CommandContext) throws -> Int32 {
         let start = Date()
         let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
-                                     workingDirectory: context.workingDirectory)
+                                     workingDirectory: context.workingDirectory, linter: .standard)
         let (index, freshness, problems) = try store.open(forceRebuild: rebuild)
         for problem in problems { context.stderr.print(problem.formatted) }
         context.stdout.print("search index \(freshness.rawValue): \(index.documentCount) entries, \(index.tokenCount) tokens, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")

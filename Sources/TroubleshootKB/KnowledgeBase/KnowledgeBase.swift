@@ -12,7 +12,7 @@ public struct KnowledgeBase: Sendable {
         public let diagnostics: [Diagnostic]
         /// Size of the file in bytes.
         public let size: Int
-        /// `SearchIndexStore.contentHash` of the bytes that were parsed (when the file was read and
+        /// `ContentChecksum` of the bytes that were parsed (when the file was read and
         /// the load asked for it).
         public internal(set) var contentHash: UInt64? = nil
     }
@@ -33,7 +33,7 @@ public struct KnowledgeBase: Sendable {
     static func readItem(_ location: EntryLocation, parser: EntryParser, hashesContent: Bool) -> Item {
         let path = location.displayPath
         if let bytes = readBytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
-            let hash = hashesContent ? bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) } : nil
+            let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
             let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
             return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: bytes.count, contentHash: hash)
         }
@@ -59,7 +59,7 @@ public struct KnowledgeBase: Sendable {
             ], size: data.count)
         }
         let bytes = [UInt8](data)
-        let hash = hashesContent ? bytes.withUnsafeBytes { SearchIndexStore.contentHash(bytes: $0) } : nil
+        let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
         let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
         return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
     }

@@ -40,7 +40,7 @@ public struct EntryScenarioFile: Sendable {
             return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [], readError: "scenario path leaves the entry folder")
         }
         let data: Data
-        switch SiteBuilder.read(path, limit: Linter.maximumEntrySize, display: display) {
+        switch LimitedFileRead.read(path, limit: Linter.maximumEntrySize) {
         case .success(let read): data = read
         case .failure(let failure):
             return EntryScenarioFile(path: path, displayPath: display, document: nil, errors: [],

@@ -57,7 +57,7 @@ extension SearchIndex {
         header.bytes.append(contentsOf: SearchIndex.magic)
         header.uint32(SearchIndex.binaryFormatVersion)
         header.uint64(UInt64(w.bytes.count))
-        w.bytes.withUnsafeBytes { header.uint64(searchChecksum($0)) }
+        w.bytes.withUnsafeBytes { header.uint64(ContentChecksum.of($0)) }
         header.uint64(UInt64(postingBytes.count))
         header.uint64(UInt64(textBlocks.count))
         return header.bytes + w.bytes
@@ -96,7 +96,7 @@ extension SearchIndex {
         let eagerStart = SearchIndex.headerSize, postingsStart = eagerStart + Int(eagerLength)
         let textsStart = postingsStart + Int(postingsLength)
         let eager = region.slice(eagerStart..<postingsStart)
-        guard searchChecksum(eager) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
+        guard ContentChecksum.of(eager) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
         var r = BinaryReader(eager)
         let fingerprint = try r.string()
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw SearchIndexError.fingerprintMismatch }
@@ -141,10 +141,10 @@ extension SearchIndex {
         textBlocks = ByteRegion(region, offset: textsStart, count: Int(textsLength))
         try validate(documentCount: n)
         if verifyAll {
-            for t in 0..<tokens.count where searchChecksum(postingBytes.slice(Int(postingOffset[t])..<Int(postingOffset[t + 1]))) != postingChecksum[t] {
+            for t in 0..<tokens.count where ContentChecksum.of(postingBytes.slice(Int(postingOffset[t])..<Int(postingOffset[t + 1]))) != postingChecksum[t] {
                 throw SearchIndexError.corrupt("checksum")
             }
-            for d in 0..<n where searchChecksum(textBlocks.slice(Int(textBlockStart[d])..<Int(textBlockStart[d + 1]))) != textBlockChecksum[d] {
+            for d in 0..<n where ContentChecksum.of(textBlocks.slice(Int(textBlockStart[d])..<Int(textBlockStart[d + 1]))) != textBlockChecksum[d] {
                 throw SearchIndexError.corrupt("checksum")
             }
             for t in 0..<tokens.count where decodePostings(t) == nil { throw SearchIndexError.corrupt("postings") }

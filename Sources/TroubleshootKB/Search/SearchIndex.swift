@@ -197,7 +197,7 @@ public struct SearchIndex: Sendable {
             }
             fieldLengths.append(contentsOf: lengths)
             docTextEnd.append(textBytes.count)
-            docChecksum.append(textBytes.withUnsafeBytes { searchChecksum(UnsafeRawBufferPointer(rebasing: $0[blockStart...])) })
+            docChecksum.append(textBytes.withUnsafeBytes { ContentChecksum.of(UnsafeRawBufferPointer(rebasing: $0[blockStart...])) })
         }
 
         /// Tokenizes and posts one text; returns its literal token count (concept tokens do
@@ -296,7 +296,7 @@ public struct SearchIndex: Sendable {
             }
         }
         postingBytes = ByteRegion(taking: out, count: total)
-        postingChecksum = (0..<v).map { searchChecksum(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1]))) }
+        postingChecksum = (0..<v).map { ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1]))) }
 
         // Texts and field lengths.
         let textTotal = chunks.reduce(0) { $0 + $1.textBytes.count }
@@ -353,7 +353,7 @@ public struct SearchIndex: Sendable {
         let lo = Int(postingOffset[t]), hi = Int(postingOffset[t + 1])
         guard lo <= hi, hi <= postingBytes.count else { return nil }
         let raw = postingBytes.slice(lo..<hi)
-        guard searchChecksum(raw) == postingChecksum[t] else { return nil }
+        guard ContentChecksum.of(raw) == postingChecksum[t] else { return nil }
         let records = Int(recordCount[t])
         let cap = parameters.maxPositions
         let n = ids.count
@@ -392,7 +392,7 @@ public struct SearchIndex: Sendable {
         let lo = Int(textBlockStart[d]), hi = Int(textBlockStart[d + 1])
         guard lo <= hi, hi <= textBlocks.count else { cache.markDamaged(); return nil }
         let raw = textBlocks.slice(lo..<hi)
-        guard searchChecksum(raw) == textBlockChecksum[d] else { cache.markDamaged(); return nil }
+        guard ContentChecksum.of(raw) == textBlockChecksum[d] else { cache.markDamaged(); return nil }
         let bytes = raw.bindMemory(to: UInt8.self)
         var reader = VarintReader(bytes)
         var out: [String] = []

@@ -22,6 +22,9 @@ public struct SearchIndexStore: Sendable {
     public let cacheDirectory: String
     /// Paths in diagnostics are shown relative to this folder (default: the entries folder).
     public var workingDirectory: String
+    /// The rules of the lint gate: a rebuild with errors is not saved. The commands pass
+    /// `Linter.standard` (the scenario layer's rules as well); the default is the core rules.
+    public var linter: Linter
 
     /// How an `open` went, for `kb index` and `kb search --verbose`.
     public enum Freshness: String, Sendable {
@@ -33,10 +36,11 @@ public struct SearchIndexStore: Sendable {
     static let manifestName = "manifest.tsv"
     static let indexName = "search.bin"
 
-    public init(entriesDirectory: String, cacheDirectory: String, workingDirectory: String? = nil) {
+    public init(entriesDirectory: String, cacheDirectory: String, workingDirectory: String? = nil, linter: Linter = Linter()) {
         self.entriesDirectory = entriesDirectory
         self.cacheDirectory = cacheDirectory
         self.workingDirectory = workingDirectory ?? entriesDirectory
+        self.linter = linter
     }
 
     /// Opens the index, rebuilding it if needed. `parseProblems` receives diagnostics of
@@ -139,7 +143,7 @@ public struct SearchIndexStore: Sendable {
                                         rule: .fileTooLarge))
             return false
         }
-        let loader = KnowledgeBaseLoader(workingDirectory: workingDirectory)
+        let loader = KnowledgeBaseLoader(workingDirectory: workingDirectory, linter: linter)
         var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, options: .init(hashesContent: true),
                              knownIDs: EntryLocator.knownIDs(for: locations))
         kb.attachGlossaries(of: [entriesDirectory], workingDirectory: workingDirectory)
@@ -335,11 +339,7 @@ public struct SearchIndexStore: Sendable {
     /// over 64-bit words of the index file (docs/search.md §7).
     static func contentHash(path: String) -> UInt64 {
         guard let data = FileManager.default.contents(atPath: path) else { return 0 }
-        return data.withUnsafeBytes { contentHash(bytes: $0) }
-    }
-
-    static func contentHash(bytes: UnsafeRawBufferPointer) -> UInt64 {
-        searchChecksum(bytes)
+        return data.withUnsafeBytes { ContentChecksum.of($0) }
     }
 
     /// FNV-1a 64 over the tool and format versions, each path's bytes and content hash, and `extra`.

@@ -124,7 +124,7 @@ extension SiteBuilder {
         defer { _ = try? search?.wait() }
 
         // Lint the changed entries; the others' diagnostics are those of the last build.
-        let fresh = Linter().lint(changedItems, knownIDs: knownIDs, progress: { progress(.validate, $0, $1) })
+        let fresh = Linter.standard.lint(changedItems, knownIDs: knownIDs, progress: { progress(.validate, $0, $1) })
         let freshByFolder = Self.diagnosticsByFolder(fresh)
         let previousListings = Dictionary(uniqueKeysWithValues: changed.map { ($0.position, records[$0.position].listing) })
         for item in changed {

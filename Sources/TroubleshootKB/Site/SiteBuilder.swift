@@ -256,19 +256,7 @@ public struct SiteBuilder: Sendable {
     }
 
     static func read(_ path: String, limit: Int, display: String) -> Result<Data, SiteBuildError> {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(SiteBuildError(step: .load, path: display, message: "cannot read the file"))
-        }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            if data.count > limit {
-                return .failure(SiteBuildError(step: .load, path: display, message: "the file is larger than \(limit >> 20) MiB"))
-            }
-            return .success(data)
-        } catch {
-            return .failure(SiteBuildError(step: .load, path: display, message: "cannot read the file: \(error.localizedDescription)"))
-        }
+        LimitedFileRead.read(path, limit: limit).mapError { SiteBuildError(step: .load, path: display, message: $0.message) }
     }
 
     func loadCheckReport() throws -> SiteCheckReport? {
@@ -348,7 +336,8 @@ public struct SiteBuilder: Sendable {
     /// taking each entry's stamps before its file is read and reading its scenario file after.
     func parse(_ input: Input) throws -> Parsed {
         let loader = KnowledgeBaseLoader(workingDirectory: options.workingDirectory,
-                                         parser: EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML)))
+                                         parser: EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML)),
+                                         linter: .standard)
         let hook = EntryHook<(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp), EntryExtra>(
             beforeReading: { location in
                 (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
@@ -616,30 +605,6 @@ public struct SiteBuilder: Sendable {
 
     func display(_ path: String) -> String {
         EntryLocator.displayPath(path, workingDirectory: options.workingDirectory)
-    }
-}
-
-/// Work started on a thread of its own; `wait()` returns its value when it is done, or rethrows its error.
-final class BackgroundTask<Value: Sendable>: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let result = Mutex<Result<Value, Error>?>(nil)
-
-    init(_ work: @escaping @Sendable () throws -> Value) {
-        let thread = Thread { [self] in
-            let outcome = Result { try work() }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    /// Waits for the work and returns its value (or rethrows its error); may be called more than once.
-    func wait() throws -> Value {
-        if let finished = result.withLock({ $0 }) { return try finished.get() }
-        done.wait()
-        done.signal() // for later calls
-        return try result.withLock { $0 }!.get()
     }
 }
 

@@ -135,7 +135,7 @@ final class AmbiguousLightWorld: World {
             try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + path))
         }
         if let worlds = trigger.worlds {
-            let loader = KnowledgeBaseLoader(workingDirectory: root, linter: Linter(worlds: worlds))
+            let loader = KnowledgeBaseLoader(workingDirectory: root, linter: Linter(entryRules: [ScenarioLinkRule(worlds: worlds)]))
             let found = try loader.load(paths: [root + "/entries"], options: .diagnosticsOnly).lintDiagnostics ?? []
             return found.map { ($0.rule.id, $0.severity.rawValue, $0.formatted) }
         }
