@@ -65,7 +65,7 @@ theme:
 
 bench: build
 	@scripts/install-deps.sh bench
-	scripts/bench.sh $(BENCH_N)
+	BENCH_BASELINE="$(BENCH_BASELINE)" scripts/bench.sh $(BENCH_N)
 
 clean:
 	rm -rf .build _site .kb

@@ -26,9 +26,32 @@ let package = Package(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]
         ),
+        // The library's layers, each a target so that a dependency can only point down
+        // (ARCHITECTURE.md): core ← search, scenarios ← site ← commands.
+        .target(
+            name: "KBCore",
+            dependencies: ["CCmark", "CYaml"]
+        ),
+        .target(
+            name: "KBSearch",
+            dependencies: ["KBCore"]
+        ),
+        .target(
+            name: "KBScenarios",
+            dependencies: ["KBCore"]
+        ),
+        .target(
+            name: "KBSite",
+            dependencies: ["KBCore", "KBSearch", "KBScenarios"]
+        ),
+        .target(
+            name: "KBCommands",
+            dependencies: ["KBCore", "KBSearch", "KBScenarios", "KBSite"]
+        ),
+        // The library product: re-exports every layer.
         .target(
             name: "TroubleshootKB",
-            dependencies: ["CCmark", "CYaml"]
+            dependencies: ["KBCore", "KBSearch", "KBScenarios", "KBSite", "KBCommands"]
         ),
         .executableTarget(
             name: "kb",
@@ -36,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TroubleshootKBTests",
-            dependencies: ["TroubleshootKB"],
+            dependencies: ["KBCore", "KBSearch", "KBScenarios", "KBSite", "KBCommands", "TroubleshootKB"],
             exclude: ["Golden", "Gherkin/Fixtures", "Search/token-vectors.json", "Search/Fixtures", "Search/Queries", "Import/Fixtures", "Robustness/Corpus"]
         ),
     ]

@@ -16,7 +16,8 @@ beside wall time, and writes bench-out/results.json.
   (scripts/query_bytes.mjs: files requested for the query and its first 10 results; on disk and
   gzip-compressed as a web server would send them).
 """
-import argparse, glob, gzip, importlib.util, json, os, shutil, statistics, subprocess, sys, time
+import argparse
+import re, glob, gzip, importlib.util, json, os, shutil, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KB = os.path.join(ROOT, ".build/release/kb")
@@ -89,6 +90,9 @@ def main():
     parser.add_argument("--n", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", default="lint,search,build,bytes")
+    parser.add_argument("--baseline", default=os.environ.get("BENCH_BASELINE") or None,
+                        help="another kb binary (e.g. a release build of an earlier commit, made by "
+                             "scripts/build-baseline.sh): compare outputs and time both side by side")
     args = parser.parse_args()
     parts = args.only.split(",")
     if not os.path.exists(GEN):
@@ -117,11 +121,43 @@ def main():
     elif "bytes" in parts:
         bench_bytes(args, base, results)
 
+    if args.baseline:
+        bench_baseline(args, results)
+
     results["entries_markdown_bytes"] = size
     print_search_scale_table(args, results)
     os.makedirs(os.path.join(ROOT, "bench-out"), exist_ok=True)
     with open(os.path.join(ROOT, "bench-out", "results.json"), "w") as f:
         json.dump(results, f, indent=2)
+
+
+def bench_baseline(args, results):
+    """The baseline binary and this one on the same corpus (both layouts, the repository's theme):
+    outputs compared byte for byte and kb build / lint / index --rebuild / search timed in
+    alternating runs (scripts/compare-outputs.sh), with the ratio to the baseline."""
+    both = corpus(args.n, "both")
+    proc = subprocess.run(["scripts/compare-outputs.sh", args.baseline, KB, both], cwd=ROOT,
+                          env=dict(os.environ, RUNS=str(max(3, args.runs)), KB_SITE=os.path.join(ROOT, "site")),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    timings = {}
+    for line in proc.stdout.splitlines():
+        match = re.match(r"time: kb (\w+) \((old|new)\): median ([0-9.]+) s", line)
+        if match:
+            timings.setdefault(match.group(1), {})[match.group(2)] = float(match.group(3))
+        elif not line.startswith("time:"):
+            print("baseline: " + line)
+    identical = proc.returncode == 0
+    print(f"\nSide by side with the baseline {args.baseline} (medians of {max(3, args.runs)}, alternating runs); "
+          f"outputs byte-identical: {'yes' if identical else 'NO'}")
+    print(f"| command | baseline | this build | ratio | within 5 % |")
+    print(f"|---|---|---|---|---|")
+    rows = {}
+    for what, t in timings.items():
+        if "old" in t and "new" in t and t["old"] > 0:
+            ratio = t["new"] / t["old"]
+            rows[what] = {"baseline_s": t["old"], "this_s": t["new"], "ratio": ratio}
+            print(f"| kb {what} | {t['old']:.3f} s | {t['new']:.3f} s | {ratio:.3f} | {'yes' if ratio <= 1.05 else 'no'} |")
+    results["baseline"] = {"binary": args.baseline, "identical": identical, "timings": rows}
 
 
 def has_command(name):

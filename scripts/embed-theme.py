@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/TroubleshootKB/Site/BuiltInTheme+Files.swift: every file of site/ as base64, so
+"""Writes Sources/KBSite/BuiltInTheme+Files.swift: every file of site/ as base64, so
 an installed kb builds a site with no theme folder. Run after changing a file in site/
 (`make theme`); ThemeTests fails while the two differ."""
 import base64
@@ -8,7 +8,7 @@ import sys
 
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 theme = os.path.join(repo, "site")
-target = os.path.join(repo, "Sources/TroubleshootKB/Site/BuiltInTheme+Files.swift")
+target = os.path.join(repo, "Sources/KBSite/BuiltInTheme+Files.swift")
 
 files = []
 for folder, dirs, names in os.walk(theme):

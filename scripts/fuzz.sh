@@ -51,12 +51,12 @@ can_build() {
 build_library() {
   local archive=$out/lib/libTroubleshootKB.a
   local newest
-  newest=$(find "$root/Sources/TroubleshootKB" -name '*.swift' -newer "$archive" 2>/dev/null | head -1 || true)
+  newest=$(find "$root/Sources" -name '*.swift' -newer "$archive" 2>/dev/null | head -1 || true)
   if [[ -f $archive && -z $newest ]]; then return 0; fi
   mkdir -p "$out/lib"
   echo "fuzz: building the TroubleshootKB library with -sanitize=fuzzer,address"
   local sources
-  mapfile -t sources < <(find "$root/Sources/TroubleshootKB" -name '*.swift' | sort)
+  mapfile -t sources < <(find "$root/Sources" -name '*.swift' | sort)
   "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -enable-testing \
     -module-name TroubleshootKB -emit-library -static -emit-module -emit-module-path "$out/lib/TroubleshootKB.swiftmodule" \
     -I "$root/Sources/CCmark" -I "$root/Sources/CYaml" -module-cache-path "$out/module-cache" \

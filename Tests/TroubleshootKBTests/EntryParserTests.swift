@@ -1,5 +1,9 @@
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// A body in some language and style, with the attempts it must yield.
 struct ParsingCase: CustomTestStringConvertible, Sendable {

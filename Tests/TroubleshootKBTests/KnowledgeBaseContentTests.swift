@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// The entries hold what their fact sheets say: every attempt, numbered as the sheet numbers
 /// it, with its outcome, and a fix.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `KnowledgeBaseLoader` is the one load pipeline: its ways of linting agree, the duplicate-id
 /// rule is reported once, and its hook sees every entry in location order.
@@ -31,13 +35,13 @@ import Testing
         let root = TestSupport.temporaryDirectory()
         defer { TestSupport.remove(root) }
         corpus.write(root + "/entries")
-        let loader = KnowledgeBaseLoader(workingDirectory: root)
+        let loader = KnowledgeBaseLoader(workingDirectory: root, linter: .standard)
         let streamed = try #require(try loader.load(paths: [root + "/entries"], options: .diagnosticsOnly).lintDiagnostics)
         let kept = try loader.load(paths: [root + "/entries"], options: .linted)
         let unlinted = try loader.load(paths: [root + "/entries"])
         #expect(unlinted.lintDiagnostics == nil)
         #expect(kept.lintDiagnostics == streamed)
-        #expect(unlinted.lint() == streamed)
+        #expect(unlinted.lint(with: .standard) == streamed)
         #expect(streamed.filter { $0.rule == .duplicateID }.count == (corpus.name == "two entries with one id" ? 1 : 0))
         #expect(kept.entries.count == unlinted.entries.count)
     }

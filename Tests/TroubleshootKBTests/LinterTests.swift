@@ -1,5 +1,9 @@
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// A lint case: the input carries `⟦rule-id⟧` markers where each diagnostic must point.
 struct LintCase: CustomTestStringConvertible, Sendable {

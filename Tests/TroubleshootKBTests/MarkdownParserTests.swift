@@ -1,5 +1,9 @@
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 @Suite struct MarkdownParserTests {
     @Test func convertsBlocksWithSourcePositions() {

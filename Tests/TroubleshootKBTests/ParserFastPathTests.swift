@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// The parser's byte-level shortcuts give exactly what the general code they stand in for gives:
 /// `UTF8Scan` what the standard library decides, the vocabulary

@@ -1,7 +1,7 @@
 /*
  * KBSearch — the TroubleshootKB search core in plain JavaScript.
  *
- * The query side of the search that Sources/TroubleshootKB/Search implements in Swift (tokenizer,
+ * The query side of the search that Sources/KBSearch implements in Swift (tokenizer,
  * glossary, expansions, ranking over the web index): docs/search.md is the spec both follow, and the
  * parity tests (Tests/js/entries.test.mjs, tokenizer.test.mjs, SearchWebFixtureTests) hold them to the
  * same tokens and the same results.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// kb.yaml: every key read, unknown keys warned about, bad values reported at their line and column.
 @Suite struct ConfigurationTests {

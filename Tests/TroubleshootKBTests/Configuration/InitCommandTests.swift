@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `kb init`: a knowledge base whose examples lint clean under --strict, reproduce, and build.
 @Suite struct InitCommandTests {

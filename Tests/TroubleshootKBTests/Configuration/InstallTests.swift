@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `make install` as a new user meets it: install into a prefix, then use the installed kb in a
 /// folder with no site/ and nothing of this repository around it.

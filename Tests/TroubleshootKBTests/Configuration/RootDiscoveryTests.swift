@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Finding the knowledge base as git finds a repository: --root, KB_ROOT, the working directory
 /// and its parents, then the user's default_root.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// The theme inside the binary: the same bytes as site/, used when no theme folder is named,
 /// overridden file by file by one that is, and written out by `kb theme eject`.

@@ -1,5 +1,9 @@
 import Foundation
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Runs feature files against cucumber's expected NDJSON output, read in place.
 ///

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Cucumber's gherkin testdata: every good file must compile to the expected
 /// pickles, every bad file must fail with the expected errors. The data is read

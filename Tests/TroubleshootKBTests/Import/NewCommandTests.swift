@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `kb new`: a draft per language that lints with warnings only (one per part to write) and
 /// whose headings are recognised as problem, attempt 1 and fix.

@@ -1,5 +1,9 @@
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// One attempt of a raw write-up and the outcome its draft must have.
 struct OutcomeEvidenceCase: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// The `cjk-emphasis` rule: a `**`/`__` run that cmark left as text next to a letter is
 /// reported, whatever stopped it; emphasis cmark accepts is not.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// One case of the broken-input corpus (Tests/TroubleshootKBTests/Robustness/Corpus/<name>/, or
 /// generated at test time for the big ones) and what every command must say about it.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `CheckVerdict` is the one verdict type of the check report: `kb check` writes it, the site
 /// reads it back, older spellings (docs/site.md) included, and nothing else.

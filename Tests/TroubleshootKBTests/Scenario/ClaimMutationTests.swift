@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// The scenario cases added for the entries' corrected claims can fail: with a claim changed
 /// (the expected output replaced by what the entry used to say, or by its opposite), the record

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 @Suite struct CucumberExpressionTests {
     func values(_ expression: String, _ text: String, registry: ParameterTypeRegistry = ParameterTypeRegistry()) throws -> [any Sendable]? {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 @Suite struct NavigationBarCatalogueTests {
     static let docPath = TestSupport.repositoryRoot + "/docs/model/navigation-bar.md"
@@ -42,7 +46,7 @@ import Testing
 
     /// The model knows no entry: no entry id and no attempt number in its sources.
     @Test func modelSourcesNameNoEntryAndNoAttempt() throws {
-        let folder = TestSupport.repositoryRoot + "/Sources/TroubleshootKB/Scenario/NavigationBarModel"
+        let folder = TestSupport.repositoryRoot + "/Sources/KBScenarios/NavigationBarModel"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
         #expect(!files.isEmpty)
         let attempt = try NSRegularExpression(pattern: "(?i)attempt[-_ ]?[0-9]|@attempt|@fix\\b|方案 ?[0-9]|시도 ?[0-9]|試行 ?[0-9]")

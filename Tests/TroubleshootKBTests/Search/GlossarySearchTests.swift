@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Cross-language search through the glossary (docs/search.md, "Cross-language search").
 @Suite struct GlossarySearchTests {

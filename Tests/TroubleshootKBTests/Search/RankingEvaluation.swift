@@ -1,5 +1,9 @@
 import Foundation
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Where each query's expected entry ranks in an index, and MRR / recall@1 per segment: the
 /// figures the search-quality work is measured by, with every miss and the entry that won.

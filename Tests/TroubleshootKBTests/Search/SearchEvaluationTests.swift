@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Quality of `kb search` on the development queries (`../shared/queries/dev.tsv`) and on the
 /// cross-language queries of `Queries/xlang.tsv`: MRR and recall@1/@3 per segment, without the

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Prefix and typo expansions (docs/search.md §4.1): the word being typed is completed, a word
 /// one edit away from the vocabulary is corrected, and both rank below the word as typed.

@@ -5,7 +5,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `kb search` follows every kind of change made to a knowledge base after it was indexed: the
 /// check that keeps a warm search fast (docs/search.md §12) must not miss one.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Ranking among look-alike entries: one index over `entries/` plus the 52 neighbour entries of
 /// `Fixtures/neighbours/` (test data), with the repository's glossary as `kb search` uses it, and

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Golden token vectors shared with the node test (Tests/js/search.test.mjs).
 /// Re-record with `KB_RECORD_SEARCH=1 swift test --filter Search`, then review the diff.

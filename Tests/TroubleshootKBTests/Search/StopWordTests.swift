@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// The stop-word check the tokenizer runs on packed bytes is made from the word list, and the
 /// browser drops the same words.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `kb build --timings`: one line per step, in the order the steps ran, on standard error only.
 @Suite struct BuildTimingsTests {

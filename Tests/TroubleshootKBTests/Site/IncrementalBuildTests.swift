@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `kb build` over a site it made before rebuilds only what changed, and the result is the
 /// clean build's, byte for byte (the manifest included).

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// 404.html works at any depth: the theme's stylesheet is inlined (a link to it breaks where
 /// hosts serve the page), and its links are made right by a `<base>` when the base URL is known,

@@ -1,5 +1,9 @@
 import Foundation
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// Helpers for the site tests: building, reading the output, checking links.
 enum SiteTestSupport {

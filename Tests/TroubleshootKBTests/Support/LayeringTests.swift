@@ -1,12 +1,24 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
-/// The library's layers do not call into the command line: no file outside
-/// Sources/TroubleshootKB/CLI names a type the CLI folder declares (`LintCommand.knownIDs` was
-/// one; it is `EntryLocator.knownIDs` now).
+/// The library's layers are SwiftPM targets (Package.swift), so the compiler already rejects a
+/// wrong-way dependency. These tests keep the two descriptions of the layers in step: every file
+/// of a layer imports only the layers below it (ARCHITECTURE.md), and Package.swift declares
+/// exactly those dependencies, so a new upward edge needs a deliberate change to both.
 @Suite struct LayeringTests {
-    static let library = TestSupport.repositoryRoot + "/Sources/TroubleshootKB"
+    /// Each layer and the layers it may import.
+    static let allowed: [(layer: String, below: Set<String>)] = [
+        ("KBCore", []),
+        ("KBSearch", ["KBCore"]),
+        ("KBScenarios", ["KBCore"]),
+        ("KBSite", ["KBCore", "KBSearch", "KBScenarios"]),
+        ("KBCommands", ["KBCore", "KBSearch", "KBScenarios", "KBSite"]),
+    ]
 
     static func swiftFiles(under folder: String) -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: folder)
@@ -17,34 +29,43 @@ import Testing
         return files.sorted()
     }
 
-    /// Names of the top-level types declared in the CLI folder (nested ones, like
-    /// `ShellCompletions.Shell`, are reached through them).
-    static var commandLineTypes: Set<String> {
-        let declaration = try! NSRegularExpression(pattern: #"^(?:public |internal |fileprivate |private )?(?:final )?(?:struct|enum|class|protocol|actor) ([A-Z][A-Za-z0-9]*)"#,
-                                                   options: .anchorsMatchLines)
-        var names: Set<String> = []
-        for file in swiftFiles(under: library + "/CLI") {
-            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                names.insert(String(text[Range(match.range(at: 1), in: text)!]))
+    static func importedLayers(in text: String) -> Set<String> {
+        var layers: Set<String> = []
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            // `import X`, `@testable import X`, `@_exported import X`
+            if let at = words.firstIndex(of: "import"), at + 1 < words.count, words[at + 1].hasPrefix("KB") {
+                layers.insert(String(words[at + 1]))
             }
         }
-        return names
+        return layers
     }
 
-    @Test func theCommandLineDeclaresTypes() {
-        // The scan below only means something if it finds the commands.
-        #expect(Self.commandLineTypes.isSuperset(of: ["LintCommand", "CheckCommand", "KBCommandLine", "ParsedArguments"]))
-    }
-
-    @Test func noLibraryFileNamesACommandLineType() throws {
-        let names = Self.commandLineTypes
-        let word = try NSRegularExpression(pattern: #"\b[A-Z][A-Za-z0-9]*\b"#)
-        for file in Self.swiftFiles(under: Self.library) where !file.contains("/CLI/") && !file.hasSuffix("BuiltInTheme+Files.swift") {
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            let used = Set(word.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range, in: text)!]) })
-            let crossing = used.intersection(names).sorted()
-            #expect(crossing.isEmpty, "\(file.dropFirst(Self.library.count + 1)) names \(crossing.joined(separator: ", ")) of the CLI")
+    @Test(arguments: allowed.map(\.layer))
+    func aLayerImportsOnlyTheLayersBelowIt(layer: String) throws {
+        let below = Self.allowed.first { $0.layer == layer }!.below
+        let files = Self.swiftFiles(under: TestSupport.repositoryRoot + "/Sources/" + layer)
+        #expect(!files.isEmpty, "no sources in Sources/\(layer)")
+        for file in files {
+            let imported = Self.importedLayers(in: try String(contentsOfFile: file, encoding: .utf8))
+            let upward = imported.subtracting(below).sorted()
+            #expect(upward.isEmpty, "\(file.dropFirst(TestSupport.repositoryRoot.count + 1)) imports \(upward.joined(separator: ", "))")
         }
+    }
+
+    /// Package.swift's target dependencies among the layers are the table above.
+    @Test(arguments: allowed.map(\.layer))
+    func thePackageDeclaresTheSameLayers(layer: String) throws {
+        let manifest = try String(contentsOfFile: TestSupport.repositoryRoot + "/Package.swift", encoding: .utf8)
+        let declaration = try #require(manifest.range(of: "name: \"\(layer)\""), "Package.swift declares no target \(layer)")
+        let rest = manifest[declaration.upperBound...]
+        let end = rest.range(of: ")")?.lowerBound ?? rest.endIndex
+        let dependencies = Set(rest[..<end].split(whereSeparator: { !$0.isLetter }).map(String.init).filter { $0.hasPrefix("KB") })
+        #expect(dependencies == Self.allowed.first { $0.layer == layer }!.below)
+    }
+
+    /// The test above must be able to fail: an upward import is found.
+    @Test func anUpwardImportIsSeen() {
+        #expect(Self.importedLayers(in: "import Foundation\n@testable import KBSite\nimport KBCore\n") == ["KBSite", "KBCore"])
     }
 }

@@ -1,7 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// `Parallel.map` against a plain `map`: every index once, in order, whatever the split.
 @Suite struct ParallelTests {

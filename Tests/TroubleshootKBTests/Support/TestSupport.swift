@@ -1,8 +1,12 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
-typealias SourceLocation = TroubleshootKB.SourceLocation
+typealias SourceLocation = KBCore.SourceLocation
 
 /// Paths and helpers shared by the tests.
 enum TestSupport {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import TroubleshootKB
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBSite
+@testable import KBCommands
 
 /// The build-time highlighter: golden HTML per language (inputs and outputs in
 /// Golden/highlight; `KB_RECORD=1 swift test --filter HighlighterTests` re-records the outputs),

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import KBCore
+import KBSearch
+import KBScenarios
+import KBSite
+
+/// Where a command writes: a stream that is either a file descriptor or a buffer (tests).
+public final class OutputStream: Sendable {
+    private let handle: FileHandle?
+    private let buffer = Mutex<[UInt8]>([])
+    /// Whether the stream is a terminal (colour and progress are shown only then).
+    public let isTerminal: Bool
+
+    /// A stream writing to a file descriptor, buffered until `flush()` or 64 KiB.
+    public init(fileDescriptor: Int32) {
+        handle = FileHandle(fileDescriptor: fileDescriptor, closeOnDealloc: false)
+        isTerminal = isatty(fileDescriptor) == 1
+    }
+
+    /// A stream collecting text in memory.
+    public init(capturingAsTerminal terminal: Bool = false) {
+        handle = nil
+        isTerminal = terminal
+    }
+
+    public func write(_ text: String) {
+        let shouldFlush = buffer.withLock { buffer in
+            buffer.append(contentsOf: text.utf8)
+            return handle != nil && buffer.count >= 1 << 16
+        }
+        if shouldFlush { flush() }
+    }
+
+    public func print(_ text: String = "") { write(text + "\n") }
+
+    public func flush() {
+        buffer.withLock { buffer in
+            guard let handle, !buffer.isEmpty else { return }
+            handle.write(Data(buffer))
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// What was written to a capturing stream.
+    public var text: String {
+        buffer.withLock { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// Everything a command needs from the outside world, so tests can call commands directly.
+public struct CommandContext: Sendable {
+    public var workingDirectory: String
+    public var stdout: OutputStream
+    public var stderr: OutputStream
+    public var environment: [String: String]
+    /// Reads all of standard input (`kb import -`); tests pass their own text.
+    public var readStandardInput: @Sendable () -> [UInt8]
+    /// The knowledge base the command works on; set by `KBCommandLine` before the command
+    /// runs (nil for commands that need none, or when only `KB_ENTRIES` names the entries).
+    public var root: KnowledgeBaseRoot?
+    /// `--verbose`: say which knowledge base and settings are used.
+    public var verbose = false
+
+    public init(workingDirectory: String, stdout: OutputStream, stderr: OutputStream, environment: [String: String],
+                readStandardInput: @escaping @Sendable () -> [UInt8] = CommandContext.readProcessStandardInput) {
+        self.workingDirectory = workingDirectory
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+        self.readStandardInput = readStandardInput
+    }
+
+    /// All bytes of the process's standard input.
+    public static let readProcessStandardInput: @Sendable () -> [UInt8] = {
+        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    /// Styles for standard output: ANSI colour on a terminal unless `NO_COLOR` is set.
+    public var style: TerminalStyle {
+        TerminalStyle(enabled: stdout.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
+    }
+
+    public var errorStyle: TerminalStyle {
+        TerminalStyle(enabled: stderr.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
+    }
+
+    /// Where `kb` keeps derived data (search index, check report): `KB_CACHE`, else `.kb` of
+    /// the knowledge base root — or, when that cannot be written (a shared read-only checkout),
+    /// a folder of the user's cache (`$XDG_CACHE_HOME/kb/…`, `~/.cache/kb/…`) named after the root's path.
+    public var cacheDirectory: String {
+        if let cache = environment["KB_CACHE"] { return EntryLocator.absolute(cache, workingDirectory: workingDirectory) }
+        guard let root else { return EntryLocator.absolute(".kb", workingDirectory: workingDirectory) }
+        let fm = FileManager.default
+        let writable = fm.fileExists(atPath: root.cacheDirectory) ? fm.isWritableFile(atPath: root.cacheDirectory) : fm.isWritableFile(atPath: root.path)
+        if writable { return root.cacheDirectory }
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? environment["HOME"].map { $0 + "/.cache" } ?? NSTemporaryDirectory()
+        return (base as NSString).appendingPathComponent("kb/" + Self.cacheName(forRoot: root.path))
+    }
+
+    /// The root's whole path as one folder name (`%2Fsrv%2Fteam-kb`), so two roots never share a cache.
+    static func cacheName(forRoot path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? "root"
+    }
+
+    /// The entries folder: `KB_ENTRIES` (relative to the working directory), else the root's
+    /// (`entries:` of kb.yaml, default `entries`).
+    public var entriesDirectory: String {
+        if let entries = environment["KB_ENTRIES"] { return EntryLocator.absolute(entries, workingDirectory: workingDirectory) }
+        return root?.entriesDirectory ?? EntryLocator.absolute("entries", workingDirectory: workingDirectory)
+    }
+
+    /// The root's configuration, or the defaults.
+    public var configuration: KnowledgeBaseConfiguration { root?.configuration ?? KnowledgeBaseConfiguration() }
+
+    /// The JSON check report `kb check` writes and `kb build` reads.
+    public var checkReportPath: String { cacheDirectory + "/check-report.json" }
+}
+
+/// ANSI styling that turns into plain text when disabled.
+public struct TerminalStyle: Sendable {
+    public let enabled: Bool
+
+    func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    public func bold(_ text: String) -> String { wrap(text, "1") }
+    public func dim(_ text: String) -> String { wrap(text, "2") }
+    public func red(_ text: String) -> String { wrap(text, "31") }
+    public func green(_ text: String) -> String { wrap(text, "32") }
+    public func yellow(_ text: String) -> String { wrap(text, "33") }
+    public func blue(_ text: String) -> String { wrap(text, "34") }
+    public func magenta(_ text: String) -> String { wrap(text, "35") }
+    public func cyan(_ text: String) -> String { wrap(text, "36") }
+}

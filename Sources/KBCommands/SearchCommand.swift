@@ -1,0 +1,292 @@
+import Foundation
+import KBCore
+import KBSearch
+import KBScenarios
+import KBSite
+
+/// `kb search`: entries ranked by how well they match a symptom.
+public struct SearchCommand: KBCommand {
+    public static let limitOption = CommandOption(["--limit"], value: "n", help: "At most this many results (default: 10).")
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"])
+    public static let explainOption = CommandOption(["--explain"], help: "Show, per result, how each query token (and glossary concept, prefix or typo expansion) contributes to the score.")
+    public static let benchOption = CommandOption(["--bench"], value: "n", help: "Measure in-process query latency over n repetitions and print JSON (for make bench).")
+
+    public static let configuration = CommandConfiguration(
+        name: "search",
+        abstract: "Search entries by symptom, in any language.",
+        discussion: """
+        Words may be Chinese, Korean, Japanese or English, mixed with API names \
+        ("toolbarColorScheme 不生效"). The index in .kb/index is built on first use and rebuilt \
+        when an entry changes. 'kb analyze TEXT' shows the tokens a text becomes.
+        """,
+        arguments: [.init("query", help: "The symptom to look for.", arity: .oneOrMore)],
+        options: EntryFilter.options + [limitOption, formatOption, explainOption, benchOption]
+    )
+
+    public let query: String
+    public let filter: EntryFilter
+    public let limit: Int
+    public let format: String
+    public let benchRepetitions: Int?
+    public let explain: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing query") }
+        query = arguments.positionals.joined(separator: " ")
+        filter = try EntryFilter(arguments)
+        limit = try arguments.int(Self.limitOption, default: 10, range: 1...1000)
+        format = try arguments.choice(Self.formatOption, default: "text")
+        benchRepetitions = try arguments.int(Self.benchOption)
+        explain = arguments.flag(Self.explainOption)
+    }
+
+    var filters: SearchFilters {
+        SearchFilters(langs: filter.lang.map { [$0] } ?? [], tags: filter.tag.map { [$0] } ?? [],
+                      statuses: filter.status.map { [$0.rawValue] } ?? [])
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
+                                     workingDirectory: context.workingDirectory, linter: .standard)
+        var (index, freshness, problems) = try store.open()
+        var results: [SearchResult] = []
+        if benchRepetitions == nil {
+            results = index.search(query: query, filters: filters, limit: limit)
+            // Postings and texts are checked when first read; a damaged index is rebuilt, not trusted.
+            if index.isDamaged {
+                (index, freshness, problems) = try store.open(forceRebuild: true, reason: .rebuiltInvalid)
+                results = index.search(query: query, filters: filters, limit: limit)
+            }
+        }
+        if freshness != .reused {
+            context.stderr.print(context.errorStyle.dim("search index \(freshness.rawValue): \(index.documentCount) entries"))
+        }
+        for problem in problems { context.stderr.print(problem.formatted) }
+        if let repetitions = benchRepetitions {
+            return try bench(index, repetitions: repetitions, context: context)
+        }
+        if format == "json" {
+            context.stdout.print(try JSONOutput.string(results.enumerated().map { rank, result in
+                SearchHit(rank: rank + 1, result: result, index: index)
+            }))
+            return results.isEmpty ? ExitCode.failure : ExitCode.success
+        }
+        guard !results.isEmpty else {
+            context.stderr.print("No entry matches '\(query)'. Try other words, 'kb analyze \(query)' to see its tokens, or 'kb list' to browse.")
+            return ExitCode.failure
+        }
+        let style = context.style
+        for (rank, result) in results.enumerated() {
+            let doc = result.docIndex
+            let title = index.title(ofDocument: doc)
+            context.stdout.print("\(rank + 1). \(style.bold(result.id))  \(style.dim("[\(index.lang(ofDocument: doc))]"))  \(title)")
+            if let snippet = result.snippet {
+                let where_ = result.field == .symptoms ? "symptom" : result.field.name
+                context.stdout.print("   \(style.dim(where_ + ":")) \(Self.highlight(snippet, style: style))")
+            }
+            var location = EntryLocator.displayPath(context.entriesDirectory + "/\(result.id)/entry.md", workingDirectory: context.workingDirectory)
+            if let anchor = result.anchor { location += "#\(anchor)" }
+            let matched = result.label.map { "  (matched in \($0))" } ?? ""
+            context.stdout.print("   \(style.cyan("→ " + location))\(style.dim(matched))")
+            if !result.viaGlossary.isEmpty {
+                context.stdout.print("   \(style.dim("via glossary: " + Self.conceptNames(result.viaGlossary, index: index).joined(separator: ", ")))")
+            }
+            for line in Self.expansionLines(result.viaExpansions) {
+                context.stdout.print("   \(style.dim(line))")
+            }
+            if explain {
+                let e = index.explain(query: query, doc: doc)
+                context.stdout.print(style.dim(String(format: "   score %.4f = bm25 %.4f × coverage %.3f × adjacency %.3f", result.score, e.bm25, e.coverage, e.adjacency)))
+                for t in e.terms {
+                    let fields = t.fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    var line = String(format: "     %@  idf %.3f  literal +%.4f", t.token, t.idf, t.literal)
+                    if let concept = t.concept { line += String(format: "  via %@ idf %.3f +%.4f", concept, t.conceptIdf, t.viaConcept) }
+                    if let e = t.expansion {
+                        line += String(format: "  via %@ %@ +%.4f", e.kind == .prefix ? "prefix" : "typo", e.token, t.viaExpansion)
+                    }
+                    line += t.covered ? "" : "  (missing)"
+                    if !fields.isEmpty { line += "  [\(fields)]" }
+                    context.stdout.print(style.dim(line))
+                }
+            }
+        }
+        return ExitCode.success
+    }
+
+    /// `via prefix: configur → configuration, configure` and `via typo: appearence → appearance`,
+    /// one line per kind and query word, in query order.
+    static func expansionLines(_ expansions: [SearchExpansion]) -> [String] {
+        var lines: [(key: String, tokens: [String])] = []
+        for e in expansions {
+            let key = "via \(e.kind.rawValue): \(e.query) → "
+            if let i = lines.firstIndex(where: { $0.key == key }) { lines[i].tokens.append(e.token) } else { lines.append((key, [e.token])) }
+        }
+        return lines.map { $0.key + $0.tokens.joined(separator: ", ") }
+    }
+
+    /// Display names of concepts (`large title`), by id.
+    static func conceptNames(_ ids: [String], index: SearchIndex) -> [String] {
+        ids.map { id in index.glossary.concepts.first { $0.id == id }?.name ?? id }
+    }
+
+    /// The snippet with matches in bold on a terminal (plain text otherwise), on one line.
+    static func highlight(_ snippet: SearchSnippet, style: TerminalStyle) -> String {
+        var out = snippet.truncatedStart ? "…" : ""
+        var cursor = snippet.text.startIndex
+        for range in snippet.highlightRanges {
+            out += snippet.text[cursor..<range.lowerBound]
+            out += style.bold(String(snippet.text[range]))
+            cursor = range.upperBound
+        }
+        out += snippet.text[cursor...]
+        if snippet.truncatedEnd { out += "…" }
+        return out.replacingOccurrences(of: "\n", with: " ")
+    }
+
+    struct SearchHit: Encodable {
+        let rank: Int
+        let id: String
+        let title: String
+        let lang: String
+        let score: Double
+        let field: String
+        let anchor: String?
+        let label: String?
+        let snippet: String?
+        let highlights: [[Int]]
+        /// Concepts through which the entry matched words of the query it does not contain.
+        let viaGlossary: [Concept]
+        /// Prefix and typo expansions through which the entry matched words of the query it does not contain.
+        let viaExpansions: [Expansion]
+
+        struct Concept: Encodable {
+            let id: String
+            let name: String
+        }
+
+        struct Expansion: Encodable {
+            let query: String
+            let token: String
+            let kind: String
+        }
+
+        init(rank: Int, result: SearchResult, index: SearchIndex) {
+            self.rank = rank
+            id = result.id
+            title = index.title(ofDocument: result.docIndex)
+            lang = index.lang(ofDocument: result.docIndex)
+            score = result.score
+            field = result.field.name
+            anchor = result.anchor
+            label = result.label
+            snippet = result.snippet?.text
+            highlights = result.snippet?.highlights.map { [$0.lowerBound, $0.upperBound] } ?? []
+            viaGlossary = zip(result.viaGlossary, SearchCommand.conceptNames(result.viaGlossary, index: index)).map { Concept(id: $0, name: $1) }
+            viaExpansions = result.viaExpansions.map { Expansion(query: $0.query, token: $0.token, kind: $0.kind.rawValue) }
+        }
+    }
+
+    func bench(_ index: SearchIndex, repetitions: Int, context: CommandContext) throws -> Int32 {
+        let queries = query.split(separator: "|").map(String.init)
+        var samples: [Double] = []
+        samples.reserveCapacity(repetitions)
+        for i in 0..<repetitions {
+            let q = queries[i % queries.count]
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = index.search(query: q, filters: filters, limit: limit)
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        samples.sort()
+        func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int(Double(samples.count) * p))] }
+        context.stdout.print(try JSONOutput.string(["queries": Double(queries.count), "repetitions": Double(repetitions),
+                                                    "p50_ms": percentile(0.5), "p99_ms": percentile(0.99)], pretty: false))
+        return ExitCode.success
+    }
+}
+
+/// `kb analyze`: the tokens a text becomes, like Elasticsearch's `_analyze`.
+public struct AnalyzeCommand: KBCommand {
+    public static let queryOption = CommandOption(["--query"], help: "Analyse as a query (no unigrams where bigrams cover the text) instead of as a document.")
+    public static let noGlossaryOption = CommandOption(["--no-glossary"], help: "Do not add glossary concept tokens.")
+    public static let formatOption = CommandOption(["--format"], value: "format", help: "Output format: text or json (default: text).", choices: ["text", "json"])
+
+    public static let configuration = CommandConfiguration(
+        name: "analyze",
+        abstract: "Show the search tokens of a text (to see why a query does or does not match).",
+        discussion: """
+        Prints one token per line: position, token, kind (bigram, unigram, word, identifier, part, \
+        concept). Concept tokens (~c:<id>) come from entries/glossary.yaml: they follow the literal \
+        tokens, with the glossary term they were found through.
+        """,
+        arguments: [.init("text", help: "The text to analyse.", arity: .oneOrMore)],
+        options: [queryOption, noGlossaryOption, formatOption]
+    )
+
+    public let text: String
+    public let asQuery: Bool
+    public let useGlossary: Bool
+    public let format: String
+
+    public init(_ arguments: ParsedArguments) throws {
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing text") }
+        text = arguments.positionals.joined(separator: " ")
+        asQuery = arguments.flag(Self.queryOption)
+        useGlossary = !arguments.flag(Self.noGlossaryOption)
+        format = try arguments.choice(Self.formatOption, default: "text")
+    }
+
+    /// The glossary of the knowledge base when there is one; any text can be analysed.
+    public var knowledgeBase: KnowledgeBaseRequirement { .optional }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        var glossary = SearchGlossary.empty
+        if useGlossary {
+            let (loaded, problems) = Glossary.load(entriesDirectory: context.entriesDirectory)
+            for problem in problems where problem.severity == .error { context.stderr.print(problem.formatted) }
+            glossary = SearchGlossary(loaded)
+        }
+        let tokens = SearchAnalyzer.analyze(text, mode: asQuery ? .query : .document, glossary: glossary)
+        if format == "json" {
+            context.stdout.print(try JSONOutput.string(tokens))
+            return ExitCode.success
+        }
+        let scalars = Array(text.unicodeScalars)
+        for token in tokens {
+            var line = "\(token.position)\t\(token.text)\t\(token.kind.rawValue)"
+            if token.kind == .concept, let id = SearchGlossary.conceptID(ofToken: token.text) {
+                let term = String(String.UnicodeScalarView(scalars[token.start..<token.end]))
+                let name = glossary.concepts.first { $0.id == id }?.name ?? id
+                line += "\t\(name) ← \(term)"
+            }
+            context.stdout.print(line)
+        }
+        return ExitCode.success
+    }
+}
+
+/// `kb index`: builds or refreshes the search index (`kb search` does this on demand).
+public struct IndexCommand: KBCommand {
+    public static let rebuildOption = CommandOption(["--rebuild"], help: "Rebuild even if no entry changed.")
+
+    public static let configuration = CommandConfiguration(
+        name: "index",
+        abstract: "Build or refresh the search index in .kb/index.",
+        options: [rebuildOption]
+    )
+
+    public let rebuild: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        rebuild = arguments.flag(Self.rebuildOption)
+    }
+
+    public func run(_ context: CommandContext) throws -> Int32 {
+        let start = Date()
+        let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
+                                     workingDirectory: context.workingDirectory, linter: .standard)
+        let (index, freshness, problems) = try store.open(forceRebuild: rebuild)
+        for problem in problems { context.stderr.print(problem.formatted) }
+        context.stdout.print("search index \(freshness.rawValue): \(index.documentCount) entries, \(index.tokenCount) tokens, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+        return freshness == .notSaved ? ExitCode.failure : ExitCode.success
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A set of parsed entry files, in location order (made by `KnowledgeBaseLoader`).
+public struct KnowledgeBase: Sendable {
+    public struct Item: Sendable {
+        public let location: EntryLocation
+        public let entry: Entry?
+        public let diagnostics: [Diagnostic]
+        /// Size of the file in bytes.
+        public let size: Int
+        /// `ContentChecksum` of the bytes that were parsed (when the file was read and
+        /// the load asked for it).
+        public internal(set) var contentHash: UInt64? = nil
+
+        package init(location: EntryLocation, entry: Entry?, diagnostics: [Diagnostic], size: Int, contentHash: UInt64? = nil) {
+            self.location = location
+            self.entry = entry
+            self.diagnostics = diagnostics
+            self.size = size
+            self.contentHash = contentHash
+        }
+    }
+
+    public let items: [Item]
+    /// Problems found while locating entries.
+    public let locatorDiagnostics: [Diagnostic]
+
+    public var entries: [Entry] { items.compactMap(\.entry) }
+
+    public func entry(id: String) -> Entry? { entries.first { $0.id == id } }
+
+    /// Files larger than this are not read (and reported by `kb lint`).
+    public static let maximumReadSize = 64 << 20
+
+    /// Reads and parses one located entry (`KnowledgeBaseLoader` does this for each, on all cores).
+    /// An unreadable or oversized file is an item without an entry, with a diagnostic that says why.
+    static func readItem(_ location: EntryLocation, parser: EntryParser, hashesContent: Bool) -> Item {
+        let path = location.displayPath
+        if let bytes = readBytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
+            let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
+            let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
+            return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: bytes.count, contentHash: hash)
+        }
+        // Unreadable or too large: the reporting path below.
+        guard let handle = FileHandle(forReadingAtPath: location.file) else {
+            return Item(location: location, entry: nil, diagnostics: [
+                Diagnostic(path: path, location: nil, message: "cannot read the file", rule: .io)
+            ], size: 0)
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumReadSize + 1) ?? Data()
+        } catch {
+            return Item(location: location, entry: nil, diagnostics: [
+                Diagnostic(path: path, location: nil, message: "cannot read the file: \(error.localizedDescription)", rule: .io)
+            ], size: 0)
+        }
+        if data.count > maximumReadSize {
+            return Item(location: location, entry: nil, diagnostics: [
+                Diagnostic(path: path, location: nil, severity: .error,
+                           message: "the file is larger than \(maximumReadSize >> 20) MiB; not read", rule: .fileTooLarge)
+            ], size: data.count)
+        }
+        let bytes = [UInt8](data)
+        let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
+        let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
+        return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
+    }
+
+    /// A regular file's bytes read straight into an array, when it is smaller than `limit`; nil on
+    /// any failure or surprise (the caller then takes the path that reads and reports it).
+    package static func readBytes(_ file: String, limit: Int) -> [UInt8]? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0, Int(info.st_size) < limit else { return nil }
+        let expected = Int(info.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
+            var total = 0
+            while total < expected + 1 {
+                let r = read(fd, buffer.baseAddress! + total, expected + 1 - total)
+                if r < 0 { if errno == EINTR { continue }; failed = true; break }
+                if r == 0 { break }
+                total += r
+            }
+            initialized = total
+        }
+        // A file that grew while it was read is left to the general path.
+        guard !failed, bytes.count <= expected else { return nil }
+        return bytes
+    }
+}

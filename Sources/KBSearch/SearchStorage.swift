@@ -1,0 +1,183 @@
+import Foundation
+import KBCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Strings stored as one UTF-8 buffer with end offsets: cheap to build, copy and load
+/// (a document column of the index: ids, titles, languages, …).
+public struct SearchStrings: RandomAccessCollection, Sendable, Equatable {
+    var bytes: [UInt8] = []
+    /// End of string `i` in `bytes`; string `i` starts at `ends[i - 1]` (or 0).
+    var ends: [Int32] = []
+
+    public init() {}
+
+    init(bytes: [UInt8], ends: [Int32]) {
+        self.bytes = bytes
+        self.ends = ends
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { ends.count }
+
+    public subscript(i: Int) -> String {
+        let a = i == 0 ? 0 : Int(ends[i - 1])
+        return String(decoding: bytes[a..<Int(ends[i])], as: UTF8.self)
+    }
+
+    mutating func append(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+        ends.append(Int32(bytes.count))
+    }
+
+    /// Whether ends are non-decreasing, within the buffer, and every string is valid UTF-8.
+    func isValid() -> Bool {
+        var last: Int32 = 0
+        for e in ends {
+            guard e >= last, Int(e) <= bytes.count else { return false }
+            guard String(validating: bytes[Int(last)..<Int(e)], as: UTF8.self) != nil else { return false }
+            last = e
+        }
+        return Int(last) == bytes.count
+    }
+}
+
+/// Immutable bytes that outlive the call that made them: a heap buffer or a read-only file mapping.
+final class ByteRegion: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let count: Int
+    private let release: (() -> Void)?
+    private let parent: ByteRegion?
+
+    nonisolated(unsafe) private static let empty = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+
+    /// Takes ownership of `pointer` (allocated with `UnsafeMutableRawPointer.allocate`).
+    init(taking pointer: UnsafeMutableRawPointer, count: Int) {
+        base = UnsafeRawPointer(pointer)
+        self.count = count
+        release = { pointer.deallocate() }
+        parent = nil
+    }
+
+    convenience init(_ bytes: [UInt8]) {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
+        bytes.withUnsafeBytes { if let b = $0.baseAddress { p.copyMemory(from: b, byteCount: $0.count) } }
+        self.init(taking: p, count: bytes.count)
+    }
+
+    init() {
+        base = UnsafeRawPointer(ByteRegion.empty)
+        count = 0
+        release = nil
+        parent = nil
+    }
+
+    /// A part of another region (kept alive by this one).
+    init(_ parent: ByteRegion, offset: Int, count: Int) {
+        precondition(offset >= 0 && count >= 0 && offset + count <= parent.count)
+        base = parent.base + offset
+        self.count = count
+        release = nil
+        self.parent = parent
+    }
+
+    /// Maps a file read-only. Returns nil when it cannot be mapped (callers then read it).
+    static func map(path: String) -> ByteRegion? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        if size == 0 { return ByteRegion() }
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+        return ByteRegion(mapped: p, count: size)
+    }
+
+    private init(mapped p: UnsafeMutableRawPointer, count: Int) {
+        base = UnsafeRawPointer(p)
+        self.count = count
+        release = { munmap(p, count) }
+        parent = nil
+    }
+
+    deinit { release?() }
+
+    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+}
+
+/// The decoded records of one token, sorted by (document, text).
+struct PostingList: Sendable {
+    var doc: [Int32] = []
+    var text: [Int32] = []
+    var tf: [Int32] = []
+    /// Positions of record `r`: `pos[posStart[r] ..< posStart[r] + min(tf[r], maxPositions)]`.
+    var posStart: [Int32] = []
+    var pos: [Int32] = []
+    var count: Int { doc.count }
+}
+
+/// Posting lists decoded so far (postings are decoded per token, on first use) and whether
+/// a corrupt list or text block was met.
+final class SearchIndexCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lists: [Int32: PostingList] = [:]
+    private var cachedRecords = 0
+    private var damagedFlag = false
+    /// Decoded records kept at most (older lists are dropped beyond this).
+    static let recordBudget = 8_000_000
+
+    func list(_ id: Int32) -> PostingList? {
+        lock.lock(); defer { lock.unlock() }
+        return lists[id]
+    }
+
+    func store(_ id: Int32, _ list: PostingList) {
+        lock.lock(); defer { lock.unlock() }
+        if cachedRecords + list.count > Self.recordBudget { lists.removeAll(); cachedRecords = 0 }
+        lists[id] = list
+        cachedRecords += list.count
+    }
+
+    var damaged: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return damagedFlag
+    }
+
+    func markDamaged() {
+        lock.lock(); defer { lock.unlock() }
+        damagedFlag = true
+    }
+}
+
+/// Bytes in LEB128 varints.
+enum Varint {
+    @inline(__always)
+    static func length(_ v: UInt32) -> Int {
+        v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x20_0000 ? 3 : v < 0x1000_0000 ? 4 : 5
+    }
+
+    @inline(__always)
+    static func append(_ v: UInt32, to bytes: inout [UInt8]) {
+        var v = v
+        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        bytes.append(UInt8(v))
+    }
+
+    /// Writes `v` at `p`; returns the number of bytes written.
+    @inline(__always)
+    static func write(_ v: UInt32, to p: UnsafeMutableRawPointer) -> Int {
+        var v = v
+        var n = 0
+        while v >= 0x80 { p.storeBytes(of: UInt8(v & 0x7F) | 0x80, toByteOffset: n, as: UInt8.self); v >>= 7; n += 1 }
+        p.storeBytes(of: UInt8(v), toByteOffset: n, as: UInt8.self)
+        return n + 1
+    }
+}

@@ -1,0 +1,362 @@
+import Foundation
+import KBCore
+import KBSearch
+import KBScenarios
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the last build of a site was made from, kept in the output folder (`.kb-build`) so the
+/// next `kb build` can rebuild only what a change touches (docs/site.md, "Incremental builds"):
+/// a fingerprint of everything every page depends on (options, settings, theme, glossary, check
+/// report, kb's version), and per entry file the stamps of the files it was made from (size,
+/// modification time, inode: taken before the file was read, so a change while it was read is
+/// seen by the next build), its listing (what other pages show of it), its lint diagnostics, and
+/// the search export's state.
+///
+/// The file is a private cache: any doubt about it (another version, a damaged or truncated
+/// file) means a clean build, never a wrong page.
+struct BuildManifest: Equatable {
+    static let fileName = ".kb-build"
+    static let magic = "kb-build-manifest"
+    /// Bumped whenever the layout of the file or what a listing holds changes.
+    static let version = 1
+
+    /// `BuildFingerprint`: the inputs every page depends on.
+    var fingerprint: String
+    /// The entries folder (its modification time changes when an entry folder is added, removed or renamed).
+    var entriesFolder: FileStamp
+    /// The ids lint knew (`EntryLocator.knownIDs`): the entry folders.
+    var knownIDs: [String]
+    /// Sorted by `file`.
+    var entries: [EntryRecord]
+    /// `SearchWebPatch.State` as JSON, or empty when the export cannot be patched.
+    var searchState: [UInt8]
+
+    /// One entry file and what the last build made of it.
+    struct EntryRecord: Equatable {
+        /// The entry file, relative to the entries folder.
+        var file: String
+        /// The entry's folder (its modification time changes when a file is added, removed or renamed in it).
+        var folder: FileStamp
+        var entry: FileStamp
+        /// The scenario file read for the entry, relative to the entries folder, and its stamp.
+        var scenario: String?
+        var scenarioStamp: FileStamp
+        var listing: SiteListing
+        /// The entry's own lint diagnostics (warnings: a build with errors writes no manifest).
+        var diagnostics: [Diagnostic]
+    }
+
+    /// Size, modification time (nanoseconds) and inode of a file or folder; all zero when it is missing.
+    struct FileStamp: Equatable {
+        var size: Int64 = 0
+        var modified: Int64 = 0
+        var inode: UInt64 = 0
+
+        static let missing = FileStamp()
+
+        /// The stamp of `path` (not following a last symbolic link), or `.missing`.
+        init(path: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { self = .missing; return }
+            self.init(info)
+        }
+
+        /// The stamp as the manifest keeps it: a file modified within two seconds of `time` (the
+        /// start of the build, nanoseconds since 1970) could change again within the same tick of
+        /// the file system's clock without its stamp changing ("racy" in git's words), so its time
+        /// is kept as -1 and the next build reads it again.
+        func settled(before time: Int64) -> FileStamp {
+            guard self != .missing, modified > time - 2_000_000_000 else { return self }
+            return FileStamp(size: size, modified: -1, inode: inode)
+        }
+
+        /// Now, in nanoseconds since 1970 (the clock of file modification times).
+        static var now: Int64 {
+            var time = timespec()
+            clock_gettime(CLOCK_REALTIME, &time)
+            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        }
+
+        /// The stamp of `relative` inside the open folder `folder` (`openat` descriptor).
+        init(in folder: Int32, _ relative: String) {
+            var info = stat()
+            guard fstatat(folder, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { self = .missing; return }
+            self.init(info)
+        }
+
+        private init(_ info: stat) {
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            inode = UInt64(info.st_ino)
+        }
+
+        init(size: Int64 = 0, modified: Int64 = 0, inode: UInt64 = 0) {
+            self.size = size
+            self.modified = modified
+            self.inode = inode
+        }
+    }
+
+    // MARK: Encoding
+
+    /// Entry records per block: blocks are encoded and decoded on all cores.
+    static let blockSize = 1024
+
+    /// The manifest as bytes: a header line, the fields that concern every entry, then the entry
+    /// records in blocks of `blockSize`; each of these parts is length-prefixed (`ManifestWriter`)
+    /// and ends with its checksum (`ContentHash`, 8 bytes little-endian), because strings are read
+    /// back without validating them again.
+    func encoded() -> [UInt8] { encoded(blocks: Self.encodedBlocks(entries)) }
+
+    /// The entry records' blocks, each with its checksum (made on all cores); a block of
+    /// `previous` (the blocks read) is kept as it is when none of its records is in `changed`.
+    static func encodedBlocks(_ records: [EntryRecord], previous: [[UInt8]] = [], changed: Set<Int> = []) -> [[UInt8]] {
+        let count = (records.count + blockSize - 1) / blockSize
+        let kept = previous.count == count ? Set(0..<count).subtracting(changed.map { $0 / blockSize }) : []
+        return Parallel.map(count) { b in
+            if kept.contains(b) { return previous[b] }
+            var w = ManifestWriter()
+            for record in records[(b * blockSize)..<min(records.count, (b + 1) * blockSize)] { w.record(record) }
+            return ManifestWriter.checksummed(w.output)
+        }
+    }
+
+    /// The manifest with its entry records already encoded (`encodedBlocks(entries)`).
+    func encoded(blocks: [[UInt8]]) -> [UInt8] {
+        var head = ManifestWriter()
+        head.string(fingerprint)
+        head.stamp(entriesFolder)
+        head.strings(knownIDs)
+        head.bytes(searchState)
+        head.int(entries.count)
+        var w = ManifestWriter()
+        w.raw(Array("\(Self.magic) \(Self.version)\n".utf8))
+        w.bytes(ManifestWriter.checksummed(head.output))
+        for block in blocks { w.bytes(block) }
+        return w.output
+    }
+
+    /// Reads a manifest; nil when the bytes are not a complete manifest of this version.
+    init?(decoding bytes: [UInt8]) {
+        guard let (manifest, _) = Self.decode(bytes) else { return nil }
+        self = manifest
+    }
+
+    /// A manifest and its blocks as read (`encodedBlocks(previous:)` keeps those that do not change).
+    static func decode(_ bytes: [UInt8]) -> (BuildManifest, blocks: [[UInt8]])? {
+        let header = Array("\(Self.magic) \(Self.version)\n".utf8)
+        guard bytes.starts(with: header) else { return nil }
+        var r = ManifestReader(Array(bytes[header.count...]))
+        guard let headBytes = r.bytes(), let head = ManifestReader.checked(headBytes) else { return nil }
+        var h = ManifestReader(head)
+        guard let fingerprint = h.string(), let entriesFolder = h.stamp(), let knownIDs = h.strings(),
+              let searchState = h.bytes(), let count = h.int(), h.isAtEnd else { return nil }
+        var blocks: [[UInt8]] = []
+        while !r.isAtEnd {
+            guard let block = r.bytes() else { return nil }
+            blocks.append(block)
+        }
+        guard blocks.count == (count + Self.blockSize - 1) / Self.blockSize else { return nil }
+        let decoded = Parallel.map(blocks.count) { b -> [EntryRecord]? in
+            guard let body = ManifestReader.checked(blocks[b]) else { return nil }
+            var reader = ManifestReader(body)
+            var records: [EntryRecord] = []
+            records.reserveCapacity(Self.blockSize)
+            while !reader.isAtEnd {
+                guard let record = reader.record() else { return nil }
+                records.append(record)
+            }
+            return records
+        }
+        var entries: [EntryRecord] = []
+        entries.reserveCapacity(count)
+        for block in decoded {
+            guard let block else { return nil }
+            entries += block
+        }
+        guard entries.count == count else { return nil }
+        return (BuildManifest(fingerprint: fingerprint, entriesFolder: entriesFolder, knownIDs: knownIDs, entries: entries,
+                              searchState: searchState), blocks)
+    }
+
+    init(fingerprint: String, entriesFolder: FileStamp, knownIDs: [String], entries: [EntryRecord], searchState: [UInt8]) {
+        self.fingerprint = fingerprint
+        self.entriesFolder = entriesFolder
+        self.knownIDs = knownIDs
+        self.entries = entries
+        self.searchState = searchState
+    }
+
+    /// The manifest of the site at `output` and its blocks as read, or nil when there is none or it cannot be used.
+    static func read(output: String) -> (BuildManifest, blocks: [[UInt8]])? {
+        guard let bytes = KnowledgeBase.readBytes((output as NSString).appendingPathComponent(fileName), limit: 1 << 30) else { return nil }
+        return decode(bytes)
+    }
+}
+
+/// Writes the manifest's fields: unsigned LEB128 numbers, and byte strings as their length then
+/// their bytes.
+struct ManifestWriter {
+    private(set) var output: [UInt8] = []
+
+    mutating func uint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            output.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        output.append(UInt8(v))
+    }
+
+    mutating func int(_ value: Int) { uint(UInt64(max(0, value))) }
+    mutating func raw(_ value: [UInt8]) { output += value }
+
+    /// `bytes` followed by their checksum.
+    static func checksummed(_ bytes: [UInt8]) -> [UInt8] {
+        let checksum = ContentHash.of(bytes)
+        return bytes + (0..<8).map { UInt8(truncatingIfNeeded: checksum >> (8 * $0)) }
+    }
+
+    mutating func record(_ record: BuildManifest.EntryRecord) {
+        string(record.file)
+        stamp(record.folder)
+        stamp(record.entry)
+        string(record.scenario ?? "")
+        stamp(record.scenarioStamp)
+        let l = record.listing
+        string(l.id); string(l.title); string(l.lang); string(l.updated)
+        string(l.status?.rawValue ?? "")
+        strings(l.tags); string(l.summary); strings(l.related)
+        int(l.symptoms.count)
+        for symptom in l.symptoms { string(symptom.phrase); string(symptom.fragment) }
+        int(l.usesModelWorld ? 1 : 0)
+        int(l.attempts.count)
+        for attempt in l.attempts { string(attempt.number); string(attempt.outcome.rawValue) }
+        int(record.diagnostics.count)
+        for d in record.diagnostics {
+            string(d.path)
+            int(d.location?.line ?? 0); int(d.location?.column ?? 0)
+            string(d.severity.rawValue); string(d.message); string(d.rule.id)
+        }
+    }
+    mutating func bytes(_ value: [UInt8]) { int(value.count); output += value }
+    mutating func string(_ value: String) { int(value.utf8.count); output.append(contentsOf: value.utf8) }
+    mutating func strings(_ values: [String]) { int(values.count); for value in values { string(value) } }
+    mutating func stamp(_ s: BuildManifest.FileStamp) {
+        uint(UInt64(bitPattern: s.size)); uint(UInt64(bitPattern: s.modified)); uint(s.inode)
+    }
+}
+
+/// Reads what `ManifestWriter` wrote; every read returns nil past the end or on a malformed number.
+struct ManifestReader {
+    private let input: [UInt8]
+    private var position = 0
+
+    init(_ input: [UInt8]) { self.input = input }
+
+    /// The bytes before the trailing checksum (`ContentHash`, 8 bytes little-endian), when it matches.
+    static func checked(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 8 else { return nil }
+        let body = Array(bytes[..<(bytes.count - 8)])
+        let checksum = bytes[(bytes.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return ContentHash.of(body) == checksum ? body : nil
+    }
+
+    var isAtEnd: Bool { position == input.count }
+
+    mutating func uint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < input.count, shift < 64 {
+            let byte = input[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func int() -> Int? {
+        guard let v = uint(), v <= UInt64(Int.max) else { return nil }
+        return Int(v)
+    }
+
+    mutating func bytes() -> [UInt8]? {
+        guard let count = int(), count <= input.count - position else { return nil }
+        defer { position += count }
+        return Array(input[position..<position + count])
+    }
+
+    /// A string; the manifest's checksum stands for its UTF-8 being what was written.
+    mutating func string() -> String? {
+        guard let count = int(), count <= input.count - position else { return nil }
+        defer { position += count }
+        return String(decoding: input[position..<position + count], as: UTF8.self)
+    }
+
+    mutating func strings() -> [String]? {
+        guard let count = int(), count <= input.count - position else { return nil }
+        var values: [String] = []
+        for _ in 0..<count {
+            guard let value = string() else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    mutating func record() -> BuildManifest.EntryRecord? {
+        guard let file = string(), let folder = stamp(), let entry = stamp(),
+              let scenario = string(), let scenarioStamp = stamp(),
+              let id = string(), let title = string(), let lang = string(), let updated = string(),
+              let status = string(), let tags = strings(), let summary = string(), let related = strings(),
+              let symptomCount = int() else { return nil }
+        var symptoms: [SiteListing.Symptom] = []
+        for _ in 0..<symptomCount {
+            guard let phrase = string(), let fragment = string() else { return nil }
+            symptoms.append(.init(phrase: phrase, fragment: fragment))
+        }
+        guard let model = int(), let attemptCount = int() else { return nil }
+        var attempts: [SiteListing.Attempt] = []
+        for _ in 0..<attemptCount {
+            guard let number = string(), let name = string(), let outcome = Outcome(rawValue: name) else { return nil }
+            attempts.append(.init(number: number, outcome: outcome))
+        }
+        guard let diagnosticCount = int() else { return nil }
+        var diagnostics: [Diagnostic] = []
+        for _ in 0..<diagnosticCount {
+            guard let path = string(), let lineNumber = int(), let column = int(), let severityName = string(),
+                  let severity = Diagnostic.Severity(rawValue: severityName), let message = string(), let ruleID = string(), let rule = LintRule(id: ruleID)
+            else { return nil }
+            let location = lineNumber == 0 ? nil : SourceLocation(line: lineNumber, column: column)
+            diagnostics.append(Diagnostic(path: path, location: location, severity: severity, message: message, rule: rule))
+        }
+        let listing = SiteListing(id: id, title: title, lang: lang, updated: updated,
+                                  status: EntryMetadata.Status(rawValue: status), tags: tags, summary: summary,
+                                  related: related, symptoms: symptoms, usesModelWorld: model == 1, attempts: attempts)
+        return BuildManifest.EntryRecord(file: file, folder: folder, entry: entry, scenario: scenario.isEmpty ? nil : scenario,
+                                         scenarioStamp: scenarioStamp, listing: listing, diagnostics: diagnostics)
+    }
+
+    mutating func stamp() -> BuildManifest.FileStamp? {
+        guard let size = uint(), let modified = uint(), let inode = uint() else { return nil }
+        return .init(size: Int64(bitPattern: size), modified: Int64(bitPattern: modified), inode: inode)
+    }
+}
+
+/// FNV-1a, 64 bits: the manifest's checksums and the fingerprint of the files every page depends
+/// on. The multiplication wraps by definition of the hash.
+enum ContentHash {
+    static func of(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash.multipliedReportingOverflow(by: 0x0000_0100_0000_01B3).partialValue
+        }
+        return hash
+    }
+}

@@ -1,0 +1,652 @@
+import Foundation
+import Dispatch
+import Synchronization
+import KBCore
+import KBSearch
+import KBScenarios
+
+/// A step of the site build, named in errors.
+public enum SiteBuildStep: String, Sendable, CaseIterable {
+    /// Find entry files, read the check report and list the theme's files.
+    case load
+    /// Read and parse each entry through `KnowledgeBaseLoader` (Markdown rendered to HTML by
+    /// cmark) and read its scenario file.
+    case parse
+    /// Lint the loaded entries once; errors stop the build.
+    case validate
+    /// Group entries by tag and language, collect symptoms, order the feed.
+    case index
+    /// Turn the index into pages.
+    case render
+    /// Write the pages and assets into the staging folder and swap it in.
+    case write
+}
+
+/// Why a build stopped: the step, the file involved and what went wrong.
+public struct SiteBuildError: Error, Sendable, CustomStringConvertible {
+    public let step: SiteBuildStep
+    public let path: String
+    public let message: String
+
+    public init(step: SiteBuildStep, path: String, message: String) {
+        self.step = step
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(step.rawValue): \(path): \(message)" }
+}
+
+/// The static site pipeline: load → parse → validate → index → render → write.
+/// Every step runs over all entries before the next starts; parsing and rendering use all cores.
+public struct SiteBuilder: Sendable {
+    public struct Options: Sendable {
+        /// The folder that holds `<id>/entry.md`.
+        public var entriesDirectory: String
+        /// A theme folder whose files replace or add to the built-in theme's (`site/`:
+        /// `assets/style.css`, …); nil for the built-in theme alone.
+        public var assetsDirectory: String?
+        /// Title, description and language order (kb.yaml).
+        public var settings: SiteSettings
+        /// Where the site goes; replaced as a whole when the build succeeds.
+        public var outputDirectory: String
+        /// For paths in messages and protecting the working tree from `--out .`.
+        public var workingDirectory: String
+        /// `.kb/check-report.json`; missing is fine.
+        public var checkReportPath: String
+        /// `--base-url`, or nil: `/` without canonical links.
+        public var baseURL: String?
+        /// Keep raw HTML of entries (`--unsafe-html`).
+        public var unsafeHTML: Bool
+        /// Rebuild only what changed since the last build into the same folder, when its build
+        /// manifest allows (`kb build` without `--clean`); else a clean build.
+        public var incremental: Bool
+
+        public init(entriesDirectory: String, assetsDirectory: String?, outputDirectory: String, workingDirectory: String,
+                    checkReportPath: String, baseURL: String? = nil, unsafeHTML: Bool = false, settings: SiteSettings = .init(),
+                    incremental: Bool = false) {
+            self.incremental = incremental
+            self.entriesDirectory = entriesDirectory
+            self.assetsDirectory = assetsDirectory
+            self.settings = settings
+            self.outputDirectory = outputDirectory
+            self.workingDirectory = workingDirectory
+            self.checkReportPath = checkReportPath
+            self.baseURL = baseURL
+            self.unsafeHTML = unsafeHTML
+        }
+    }
+
+    public struct Summary: Sendable {
+        public let entries: Int
+        /// HTML pages, sitemap and feed (not assets).
+        public let pages: Int
+        /// Files written, assets and marker included.
+        public let files: Int
+        public let bytes: Int
+        public let seconds: Double
+        /// Absolute path of the output folder.
+        public let output: String
+        /// Wall-clock seconds of each step in the order they ran (`kb build --timings`). The
+        /// search index runs beside validate, index and render, so its own time is listed apart.
+        public let timings: [(step: String, seconds: Double)]
+        /// What an incremental build did; nil for a clean build.
+        public var incremental: IncrementalBuildReport? = nil
+        /// Why the build was a clean one (empty for an incremental build).
+        public var cleanBuildReason: String = ""
+    }
+
+    public let options: Options
+    /// Receives every lint diagnostic (warnings and errors) in path order.
+    let report: @Sendable (Diagnostic) -> Void
+    /// Receives progress (step, done, total); the command shows it on a terminal only.
+    let progress: @Sendable (SiteBuildStep, Int, Int) -> Void
+
+    public init(options: Options, report: @escaping @Sendable (Diagnostic) -> Void = { _ in },
+                progress: @escaping @Sendable (SiteBuildStep, Int, Int) -> Void = { _, _, _ in }) {
+        self.options = options
+        self.report = report
+        self.progress = progress
+    }
+
+    // MARK: Pipeline
+
+    public func build() throws -> Summary {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let clock = StepClock(start: start)
+        var cleanBuildReason = options.incremental ? "" : "a clean build was asked for"
+        let base: BaseURL
+        if let raw = options.baseURL {
+            guard let parsed = BaseURL(parsing: raw) else {
+                throw SiteBuildError(step: .load, path: "--base-url", message: "'\(raw)' must be a path starting with / or an http(s) URL")
+            }
+            base = parsed
+        } else {
+            base = .root
+        }
+        if options.incremental {
+            do {
+                return try buildIncrementally(base: base, start: start, clock: clock)
+            } catch let clean as CleanBuildNeeded {
+                cleanBuildReason = clean.reason
+            }
+        }
+        // Taken before any input is read: a change made while the build runs is seen by the next one.
+        let startTime = BuildManifest.FileStamp.now
+        let entriesFolder = BuildManifest.FileStamp(path: options.entriesDirectory)
+        let fingerprint = BuildFingerprint.make(options: options, assets: try listAssets(),
+                                                glossaryPath: (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName))
+        let input = try load()
+        clock.lap(.load)
+        let (locations, checkReport, assets) = (input.locations, input.checkReport, input.assets)
+        var parsed: Parsed? = try parse(input)
+        clock.lap(.parse)
+        let stamps = parsed!.stamps
+        // Pages and search need the records, not the source text: they get the entries without
+        // it, and the parsed items (which the lint rules need, sources and all) are let go once
+        // validated, so the file bytes are freed and their memory reused for pages and search.
+        let entries = parsed!.entries
+        let scenarios = parsed!.scenarios
+        let scenarioFiles = parsed!.scenarioFiles
+        let glossary = parsed!.knowledgeBase.glossary
+        let glossaryError = parsed!.knowledgeBase.glossaryDiagnostics.first(where: { $0.severity == .error })
+        let writer = try SiteWriter(output: options.outputDirectory,
+                                    protected: [options.workingDirectory, options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []),
+                                    sources: [options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []))
+        // The search index is built on a second thread from here on, while the entries are
+        // validated and the pages render (its documents are the entries in id order); its
+        // document files are written as they are made, the rest once it is complete. If
+        // validation fails, its work is dropped.
+        let documentFiles: SiteSearchExport.DocumentFiles?
+        do {
+            documentFiles = glossaryError != nil ? nil : try SiteSearchExport.DocumentFiles(writer)
+        } catch {
+            writer.discard()
+            throw error
+        }
+        let searchExport: BackgroundTask<SiteSearchExport>? = documentFiles == nil ? nil : BackgroundTask { [entries = entries.compactMap { $0 }] in
+            let begin = DispatchTime.now().uptimeNanoseconds
+            defer { clock.record("search index (beside validate, index, render)", since: begin) }
+            return SiteSearchExport(entries: entries, glossary: glossary, documentFiles: documentFiles)
+        }
+        /// Stops the search thread's file writing and removes the staging folder.
+        func abandon() {
+            documentFiles?.stop()
+            try? documentFiles?.finish()
+            writer.discard()
+        }
+        let index: SiteIndex
+        let siteEntries: [SiteEntry]
+        let diagnostics: [Diagnostic]
+        let knownIDs: Set<String>
+        do {
+            (diagnostics, knownIDs) = try validate(parsed!)
+            BackgroundRelease.release([parsed.take() as Any])
+            clock.lap(.validate)
+            (index, siteEntries) = try makeIndex(entries, scenarios: scenarios, report: checkReport)
+            clock.lap(.index)
+            progress(.index, 0, 1)
+            if let problem = glossaryError {
+                throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
+            }
+        } catch {
+            abandon()
+            throw error
+        }
+        // The rest of its files are written on that thread too, while the pages render.
+        let search = BackgroundTask<Void> {
+            let export = try searchExport!.wait()
+            let begin = DispatchTime.now().uptimeNanoseconds
+            defer { clock.record("search files (beside render)", since: begin) }
+            try export.write(into: writer)
+            try documentFiles!.finish()
+        }
+        do {
+            let pages: Int
+            do {
+                pages = try render(index, entries: siteEntries, base: base, into: writer)
+                clock.lap(.render)
+                try write(assets: assets, isPage: index.isPage, into: writer)
+            } catch {
+                documentFiles?.stop()
+                _ = try? search.wait()
+                throw error
+            }
+            try search.wait()
+            let searchState = Self.encodeSearchState(try searchExport?.wait().export.patchState)
+            let manifest = makeManifest(locations: locations, stamps: stamps, scenarioFiles: scenarioFiles, entries: entries,
+                                        index: index, diagnostics: diagnostics, assets: assets, fingerprint: fingerprint,
+                                        startTime: startTime, entriesFolder: entriesFolder, knownIDs: knownIDs, searchState: searchState)
+            try writer.write(BuildManifest.fileName, Data(manifest.encoded()))
+            try writer.commit()
+            clock.lap(.write)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let summary = Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
+                                  seconds: seconds, output: writer.output, timings: clock.timings, incremental: nil,
+                                  cleanBuildReason: cleanBuildReason)
+            // Entries, pages' index and search data are hundreds of thousands of allocations;
+            // they are freed on a thread of their own, so the caller (often a process about to
+            // exit) does not wait for that.
+            BackgroundRelease.release([consume index, consume siteEntries, consume search])
+            return summary
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    // MARK: load
+
+    /// What the build reads before the entries: where they are, the check report and the theme.
+    struct Input {
+        let locations: [EntryLocation]
+        let locatorDiagnostics: [Diagnostic]
+        let checkReport: SiteCheckReport?
+        /// The theme's files, sorted by site-relative path.
+        let assets: [ThemeFile]
+    }
+
+    func load() throws -> Input {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: options.entriesDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SiteBuildError(step: .load, path: display(options.entriesDirectory), message: "no entries folder here")
+        }
+        let (locations, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
+        let checkReport = try loadCheckReport()
+        let assets = try listAssets()
+        return Input(locations: locations, locatorDiagnostics: locatorDiagnostics, checkReport: checkReport, assets: assets)
+    }
+
+    static func read(_ path: String, limit: Int, display: String) -> Result<Data, SiteBuildError> {
+        LimitedFileRead.read(path, limit: limit).mapError { SiteBuildError(step: .load, path: display, message: $0.message) }
+    }
+
+    func loadCheckReport() throws -> SiteCheckReport? {
+        let path = options.checkReportPath
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let data = try Self.read(path, limit: KnowledgeBase.maximumReadSize, display: display(path)).get()
+        do {
+            return try JSONDecoder().decode(SiteCheckReport.self, from: data)
+        } catch {
+            throw SiteBuildError(step: .load, path: display(path), message: "not a check report (see docs/site.md): \(Self.describe(error))")
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+
+    /// The theme's files, site-relative and sorted: the built-in ones, and every file under the
+    /// theme folder (hidden ones skipped) in place of the built-in file of its path.
+    func listAssets() throws -> [ThemeFile] {
+        var files = Dictionary(uniqueKeysWithValues: BuiltInTheme.paths.map { ($0, ThemeFile(path: $0, override: nil)) })
+        guard let root = options.assetsDirectory else { return files.values.sorted { $0.path < $1.path } }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SiteBuildError(step: .load, path: display(root), message: "the theme folder is missing (it is named by kb.yaml's 'theme' or by KB_SITE; fix the name, or remove it to use the built-in theme)")
+        }
+        func walk(_ relative: String) throws {
+            let folder = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+                throw SiteBuildError(step: .load, path: display(folder), message: "cannot list the folder: \(error.localizedDescription)")
+            }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                let full = (root as NSString).appendingPathComponent(path)
+                var isFolder: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+                if exists && isFolder.boolValue { try walk(path) } else { files[path] = ThemeFile(path: path, override: full) }
+            }
+        }
+        try walk("")
+        return files.values.sorted { $0.path < $1.path }
+    }
+
+    // MARK: parse
+
+    struct Parsed {
+        /// The loaded knowledge base: items with their source text (the lint rules need it),
+        /// known ids and glossary.
+        let knowledgeBase: LoadedKnowledgeBase
+        /// Each item's entry without its source text (made beside the parse, on all cores).
+        let entries: [Entry?]
+        /// Each entry's folder and file stamps, taken before the file was read (for the build manifest).
+        let stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)]
+        let scenarios: [(name: String, text: String)?]
+        /// Each item's scenario file and its stamp (for the build manifest).
+        let scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)]
+    }
+
+    /// What the site build keeps of each entry beside the loaded item (`EntryHook`).
+    struct EntryExtra: Sendable {
+        let stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)
+        let entry: Entry?
+        let scenario: ScenarioFile
+    }
+
+    /// Reads and parses every entry through `KnowledgeBaseLoader` (Markdown rendered to HTML),
+    /// taking each entry's stamps before its file is read and reading its scenario file after.
+    func parse(_ input: Input) throws -> Parsed {
+        let loader = KnowledgeBaseLoader(workingDirectory: options.workingDirectory,
+                                         parser: EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML)),
+                                         linter: .standard)
+        let hook = EntryHook<(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp), EntryExtra>(
+            beforeReading: { location in
+                (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
+            },
+            afterParsing: { [self] item, stamps in
+                let scenario = item.entry.map { readScenario(of: $0, at: item.location) } ?? ScenarioFile()
+                return EntryExtra(stamps: stamps, entry: item.entry?.withoutSource(), scenario: scenario)
+            })
+        var (knowledgeBase, extras) = loader.load(input.locations, locatorDiagnostics: input.locatorDiagnostics, hook: hook,
+                                                  progress: { progress(.parse, $0, $1) })
+        knowledgeBase.attachGlossaries(of: [options.entriesDirectory], workingDirectory: options.workingDirectory)
+        let count = extras.count
+        var entries: [Entry?] = []
+        var stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)] = []
+        var scenarios: [(name: String, text: String)?] = []
+        var scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)] = []
+        entries.reserveCapacity(count); stamps.reserveCapacity(count); scenarios.reserveCapacity(count); scenarioFiles.reserveCapacity(count)
+        for extra in extras {
+            entries.append(extra.entry)
+            stamps.append(extra.stamps)
+            scenarios.append(try extra.scenario.content.get())
+            scenarioFiles.append((extra.scenario.file, extra.scenario.stamp))
+        }
+        return Parsed(knowledgeBase: knowledgeBase, entries: entries, stamps: stamps, scenarios: scenarios, scenarioFiles: scenarioFiles)
+    }
+
+    /// The scenario file read for an entry: its absolute path and stamp (taken before it was
+    /// read) when there is one, and its name and text.
+    struct ScenarioFile: Sendable {
+        var file: String? = nil
+        var stamp: BuildManifest.FileStamp = .missing
+        var content: Result<(name: String, text: String)?, SiteBuildError> = .success(nil)
+    }
+
+    /// The entry's scenario file (`scenario:` or `scenario.feature`), when it exists inside the
+    /// entry folder. Paths that leave the folder are not read (lint reports them).
+    func readScenario(of entry: Entry, at location: EntryLocation) -> ScenarioFile {
+        let folder = PathText.folder(of: location.file)
+        let name = entry.metadata.scenario ?? "scenario.feature"
+        guard !name.hasPrefix("/") else { return ScenarioFile() }
+        // Most entries have no `scenario.feature`: when nothing by that name is in the folder (and
+        // the folder path has no `.` or `..` part to resolve), one `lstat` says so, without
+        // standardizing the path (which resolves symbolic links one component at a time).
+        if entry.metadata.scenario == nil, !ByteText.contains(folder, "/.") {
+            var info = stat()
+            if lstat(folder + "/" + name, &info) != 0 { return ScenarioFile() }
+        }
+        let path = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
+        guard path.hasPrefix(folder + "/"), FileManager.default.fileExists(atPath: path),
+              EntryLocator.escapes(file: path, root: folder) == nil else { return ScenarioFile() }
+        let shown = display(path)
+        let stamp = BuildManifest.FileStamp(path: path)
+        let content = Self.read(path, limit: Linter.maximumEntrySize, display: shown).flatMap { data -> Result<(name: String, text: String)?, SiteBuildError> in
+            guard let text = String(validating: data, as: UTF8.self) else {
+                return .failure(SiteBuildError(step: .load, path: shown, message: "the scenario file is not valid UTF-8"))
+            }
+            return .success((name, text))
+        }
+        return ScenarioFile(file: path, stamp: stamp, content: content)
+    }
+
+    // MARK: validate
+
+    /// Lints every entry (the loaded knowledge base, once); throws when there are errors (every
+    /// parsed item has an entry then). Returns the diagnostics (warnings only) and the ids lint knew.
+    func validate(_ parsed: Parsed) throws -> ([Diagnostic], Set<String>) {
+        let diagnostics = parsed.knowledgeBase.lint(with: .standard, progress: { progress(.validate, $0, $1) })
+        try reportAndStopOnErrors(diagnostics)
+        return (diagnostics, parsed.knowledgeBase.knownIDs)
+    }
+
+    /// Reports the diagnostics (sorted) and throws when there are errors.
+    func reportAndStopOnErrors(_ diagnostics: [Diagnostic]) throws {
+        for diagnostic in diagnostics { report(diagnostic) }
+        let errors = diagnostics.filter { $0.severity == .error }
+        if let first = errors.first {
+            let files = Set(errors.map(\.path)).count
+            throw SiteBuildError(step: .validate, path: first.path,
+                                 message: "\(errors.count) lint \(errors.count == 1 ? "error" : "errors") in \(files) \(files == 1 ? "file" : "files"); the site was not written (run kb lint)")
+        }
+    }
+
+    // MARK: index
+
+    /// The parsed entries (each copied once, into its `SiteEntry`) with their scenario files and
+    /// latest check results, sorted by id, and the index over their listings.
+    func makeIndex(_ entries: [Entry?], scenarios: [(name: String, text: String)?], report: SiteCheckReport?) throws -> (SiteIndex, [SiteEntry]) {
+        let checks = report?.latestByEntry() ?? [:]
+        var items: [SiteEntry] = []
+        items.reserveCapacity(entries.count)
+        for k in entries.indices where entries[k] != nil {
+            let check = checks.isEmpty ? nil : checks[entries[k]!.id]
+            items.append(SiteEntry(entry: entries[k]!, scenario: scenarios[k], check: check))
+        }
+        items.sort { $0.id < $1.id }
+        let sorted = items
+        let listings = Parallel.map(sorted.count) { SiteListing(sorted[$0]) }
+        let paths = Dictionary(sorted.map { ($0.id, $0.entry.path) }, uniquingKeysWith: { first, _ in first })
+        return (try SiteIndex.make(listings, checks: checks, pathOf: { paths[$0] ?? $0 }), sorted)
+    }
+
+    // MARK: manifest
+
+    /// The manifest of a clean build: per entry file (sorted by path) its stamps, scenario file,
+    /// listing and diagnostics.
+    func makeManifest(locations: [EntryLocation], stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)],
+                      scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)], entries: [Entry?], index: SiteIndex,
+                      diagnostics: [Diagnostic], assets: [ThemeFile], fingerprint: String, startTime: Int64,
+                      entriesFolder: BuildManifest.FileStamp, knownIDs: Set<String>,
+                      searchState: [UInt8]) -> BuildManifest {
+        let byFolder = Self.diagnosticsByFolder(diagnostics)
+        var records: [BuildManifest.EntryRecord] = []
+        records.reserveCapacity(locations.count)
+        for k in locations.indices {
+            guard let entry = entries[k], let position = index.positionByID[entry.id] else { continue }
+            records.append(BuildManifest.EntryRecord(
+                file: relativePath(locations[k].file), folder: stamps[k].folder.settled(before: startTime),
+                entry: stamps[k].entry.settled(before: startTime),
+                scenario: scenarioFiles[k].file.map(relativePath), scenarioStamp: scenarioFiles[k].stamp.settled(before: startTime),
+                listing: index.entries[position], diagnostics: byFolder[PathText.folder(of: entry.path)] ?? []))
+        }
+        records.sort { $0.file < $1.file }
+        return BuildManifest(fingerprint: fingerprint, entriesFolder: entriesFolder.settled(before: startTime),
+                             knownIDs: knownIDs.sorted(), entries: records, searchState: searchState)
+    }
+
+    // MARK: render
+
+    enum Page: Hashable {
+        case home, symptoms, notFound, sitemap, feed, model
+        case entry(Int)
+        /// A tag's list, page (1-based).
+        case tag(Int, page: Int)
+        case language(Int, page: Int)
+        case symptomGroup(Int, page: Int)
+    }
+
+    /// Every page of the site: home, symptoms, 404, sitemap, feed, the model page when there is
+    /// one, then each entry, each page of each tag and language list and of each symptom group.
+    static func pages(of index: SiteIndex) -> [Page] {
+        var list: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
+        if index.hasModelPage { list.append(.model) }
+        list.reserveCapacity(index.entries.count + index.tags.count + index.languages.count + 64)
+        list += index.entries.indices.map(Page.entry)
+        list += listPages(of: index)
+        return list
+    }
+
+    /// The pages of the tag and language lists and of the symptom groups.
+    static func listPages(of index: SiteIndex) -> [Page] {
+        var list: [Page] = []
+        for (k, group) in index.tags.enumerated() { for page in 1...group.pageCount { list.append(.tag(k, page: page)) } }
+        for (k, group) in index.languages.enumerated() { for page in 1...group.pageCount { list.append(.language(k, page: page)) } }
+        for (k, group) in index.symptoms.enumerated() where group.pageCount > 0 {
+            for page in 1...group.pageCount { list.append(.symptomGroup(k, page: page)) }
+        }
+        return list
+    }
+
+    /// The site-relative path of a page.
+    static func path(of page: Page, in index: SiteIndex) -> String {
+        switch page {
+        case .home: SitePaths.home
+        case .symptoms: SitePaths.symptoms
+        case .notFound: SitePaths.notFound
+        case .sitemap: SitePaths.sitemap
+        case .feed: SitePaths.feed
+        case .model: SitePaths.navigationBarModel
+        case .entry(let i): index.entries[i].path
+        case .tag(let k, let page): index.tags[k].path(page: page)
+        case .language(let k, let page): index.languages[k].path(page: page)
+        case .symptomGroup(let k, let page): index.symptoms[k].path(page: page)
+        }
+    }
+
+    /// Renders every page on all cores and writes it into the staging folder. Pages are built as
+    /// bytes in buffers that are reused from page to page and written as they are (no string,
+    /// no copy). Returns the number of pages.
+    func render(_ index: SiteIndex, entries: [SiteEntry], base: BaseURL, into writer: SiteWriter) throws -> Int {
+        try writer.createFolders(index.pageFolders)
+        let pages = Self.pages(of: index)
+        let files = SiteWriter.Pages(writer, label: "pages")
+        render(pages, of: index, entry: { entries[$0] }, base: base, buffers: files) { path, buffer, position in
+            files.add(path, buffer, position: position)
+        }
+        try files.finish()
+        return pages.count
+    }
+
+    /// Renders `pages` on all cores, each into a buffer taken from `buffers` and handed to
+    /// `done` with its path and position in `pages`. `entry(i)` is the parsed entry of the entry
+    /// page `.entry(i)` (asked only for the entry pages in `pages`).
+    /// `listed` are the entries whose lines the list pages among `pages` show (nil: all).
+    func render(_ pages: [Page], of index: SiteIndex, entry: @escaping @Sendable (Int) -> SiteEntry, base: BaseURL,
+                listed: [Int]? = nil, buffers: SiteWriter.Pages? = nil,
+                done: @escaping @Sendable (String, SiteWriter.Pages.Buffer, Int) -> Void) {
+        let settings = options.settings
+        let entryRenderer = EntryPageRenderer(index: index, base: base, settings: settings)
+        let makesNotFound = pages.contains { if case .notFound = $0 { return true } else { return false } }
+        let listRenderer = IndexPageRenderer(index: index, base: base, items: EntryListItems(index: index, positions: listed), settings: settings,
+                                             stylesheet: makesNotFound ? themeStylesheet() : "")
+        let feedRenderer = FeedRenderer(index: index, base: base, settings: settings)
+        let count = pages.count
+        let next = Counter(), rendered = Counter()
+        DispatchQueue.concurrentPerform(iterations: max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))) { _ in
+            while true {
+                let position = next.increment() - 1
+                guard position < count else { break }
+                let buffer = buffers?.take() ?? SiteWriter.Pages.Buffer()
+                let page = pages[position]
+                switch page {
+                case .home: listRenderer.home(into: &buffer.html)
+                case .symptoms: listRenderer.symptoms(into: &buffer.html)
+                case .notFound: listRenderer.notFound(into: &buffer.html)
+                case .sitemap: feedRenderer.sitemap(into: &buffer.html)
+                case .feed: feedRenderer.feed(into: &buffer.html)
+                case .model: buffer.html.raw(ModelPageRenderer(index: index, base: base, settings: settings).render())
+                case .entry(let i): entryRenderer.render(entry(i), into: &buffer.html)
+                case .tag(let k, let page): listRenderer.tagPage(index.tags[k], page: page, into: &buffer.html)
+                case .language(let k, let page): listRenderer.languagePage(index.languages[k], page: page, into: &buffer.html)
+                case .symptomGroup(let k, let page): listRenderer.symptomPage(index.symptoms[k], page: page, into: &buffer.html)
+                }
+                done(Self.path(of: page, in: index), buffer, position)
+                progress(.render, rendered.increment(), count)
+            }
+        }
+    }
+
+    /// The theme's stylesheet as text: the theme folder's `assets/style.css` in place of the
+    /// built-in one (404.html inlines it). A theme file that cannot be read fails the build
+    /// when the assets are written; here the built-in one stands in.
+    func themeStylesheet() -> String {
+        if let folder = options.assetsDirectory,
+           let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(SitePaths.stylesheet)) {
+            return String(decoding: data, as: UTF8.self)
+        }
+        return String(decoding: BuiltInTheme.files[SitePaths.stylesheet] ?? [], as: UTF8.self)
+    }
+
+    // MARK: write
+
+    func write(assets: [ThemeFile], isPage: (String) -> Bool, into writer: SiteWriter) throws {
+        try writer.prepareFolders(for: assets.map(\.path))
+        for asset in assets {
+            let source = asset.override ?? "built-in theme: " + asset.path
+            if isPage(asset.path) || asset.path == SitePaths.marker {
+                throw SiteBuildError(step: .write, path: display(source), message: "a static file may not replace the generated \(asset.path)")
+            }
+            let data: Data
+            if let file = asset.override {
+                data = try Self.read(file, limit: 256 << 20, display: display(file)).mapError {
+                    SiteBuildError(step: .write, path: $0.path, message: $0.message)
+                }.get()
+            } else {
+                data = Data(BuiltInTheme.files[asset.path]!)
+            }
+            // Scripts go out without their comment lines and indentation (ScriptCompaction).
+            if asset.path.hasSuffix(".js"), let script = String(data: data, encoding: .utf8) {
+                try writer.write(asset.path, Data(ScriptCompaction.compact(script).utf8))
+            } else {
+                try writer.write(asset.path, data)
+            }
+        }
+    }
+
+    func display(_ path: String) -> String {
+        EntryLocator.displayPath(path, workingDirectory: options.workingDirectory)
+    }
+}
+
+/// Wall-clock time per build step: `lap` closes the step that ran since the previous lap;
+/// `record` adds work that ran beside the steps, on its own thread.
+final class StepClock: Sendable {
+    private struct State {
+        var last: UInt64
+        var entries: [(step: String, seconds: Double)] = []
+    }
+    private let state: Mutex<State>
+
+    init(start: UInt64) { state = Mutex(State(last: start)) }
+
+    func lap(_ step: SiteBuildStep) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { state in
+            state.entries.append((step.rawValue, Double(now - state.last) / 1e9))
+            state.last = now
+        }
+    }
+
+    func record(_ name: String, since begin: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { $0.entries.append((name, Double(now - begin) / 1e9)) }
+    }
+
+    var timings: [(step: String, seconds: Double)] { state.withLock { $0.entries } }
+}
+
+/// The error of the lowest position among work done in parallel (the one a sequential run would hit first).
+final class FirstFailure: Sendable {
+    private let failure = Mutex<(position: Int, error: SiteBuildError)?>(nil)
+
+    func record(_ position: Int, _ error: SiteBuildError) {
+        failure.withLock { failure in
+            if failure == nil || position < failure!.position { failure = (position, error) }
+        }
+    }
+
+    var first: SiteBuildError? { failure.withLock { $0?.error } }
+}

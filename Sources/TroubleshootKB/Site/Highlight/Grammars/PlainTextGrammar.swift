@@ -1,4 +1,0 @@
-extension HighlightGrammar {
-    /// Plain text: labelled, never coloured.
-    static let plainText = HighlightGrammar(label: "Text", names: ["text", "txt", "plain", "plaintext"], rules: [], words: [:])
-}
