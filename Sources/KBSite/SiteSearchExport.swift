@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import KBCore
 import KBSearch
 import KBScenarios
@@ -48,13 +49,13 @@ struct SiteSearchExport {
     /// (the pages are written by then, and a token file is written straight from the record
     /// streams it is made of). After `stop()` (the build failed), files handed over later are
     /// dropped, so the staging folder can be discarded once `finish()` returns.
-    final class DocumentFiles: @unchecked Sendable {
+    final class DocumentFiles: Sendable {
         private let writer: SiteWriter
         private let queue: SiteWriter.Queue
-        private let condition = NSCondition()
-        private var stopped = false
+        /// Set by `stop()`: files handed over later are dropped.
+        private let stopped = Mutex(false)
         /// Shard and token files being written now (`stop()` waits for them).
-        private var writing = 0
+        private let writing = DispatchGroup()
         private let failures = FirstFailure()
 
         init(_ writer: SiteWriter) throws {
@@ -64,24 +65,23 @@ struct SiteSearchExport {
         }
 
         func add(_ d: Int, _ data: Data) {
-            condition.lock(); defer { condition.unlock() }
-            guard !stopped else { return }
-            queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
+            stopped.withLock { stopped in
+                guard !stopped else { return }
+                queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
+            }
         }
 
         /// Writes a shard or token file now, on the calling thread (positions after every
         /// document's, for the order of errors).
         func write(_ kind: SearchWebExport.PostingsFile, _ k: Int, _ pieces: [UnsafeRawBufferPointer]) {
-            condition.lock()
-            guard !stopped else { condition.unlock(); return }
-            writing += 1
-            condition.unlock()
-            defer {
-                condition.lock()
-                writing -= 1
-                condition.broadcast()
-                condition.unlock()
+            // Entering the group under the lock `stop()` takes: once it has set `stopped`, no
+            // write starts, and it waits for those that did.
+            let started = stopped.withLock { stopped in
+                if !stopped { writing.enter() }
+                return !stopped
             }
+            guard started else { return }
+            defer { writing.leave() }
             let (path, position) = switch kind {
             case .shard: (SiteSearchExport.folder + "/shard-\(k).js", Int(Int32.max) + k)
             case .token: (SiteSearchExport.folder + "/token-\(k).js", Int(UInt32.max) + k)
@@ -95,10 +95,8 @@ struct SiteSearchExport {
 
         /// Drops the files handed over from now on; returns once no file is being written.
         func stop() {
-            condition.lock()
-            stopped = true
-            while writing > 0 { condition.wait() }
-            condition.unlock()
+            stopped.withLock { $0 = true }
+            writing.wait()
         }
 
         /// Waits for every file handed over so far; throws the first write error.
