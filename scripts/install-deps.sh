@@ -44,6 +44,17 @@ PY
 }
 [[ "$profile" == test ]] && install_axe
 
+# Pagefind-extended, the search index `make bench` compares the site's search files with (PyPI's
+# `pagefind[extended]` wheel carries the binary). Quick when it is there already.
+install_pagefind() {
+  command -v pagefind_extended >/dev/null 2>&1 && return 0
+  python3 -c 'import pagefind_bin_extended' >/dev/null 2>&1 && return 0
+  python3 -m pip install --quiet 'pagefind[extended]' >/tmp/kb-pip-pagefind.log 2>&1 ||
+    python3 -m pip install --quiet --break-system-packages 'pagefind[extended]' >/tmp/kb-pip-pagefind.log 2>&1 ||
+    echo "warning: could not install pagefind[extended] from PyPI (see /tmp/kb-pip-pagefind.log); make bench will skip its rows" >&2
+}
+[[ "$profile" == bench ]] && install_pagefind
+
 missing=()
 for package in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
