@@ -2,7 +2,7 @@
 # Builds and runs the libFuzzer targets under Fuzz/ (front matter reader, entry parser, Gherkin parser).
 #
 # SwiftPM cannot add -sanitize=fuzzer to one target, so the fuzzers are compiled with swiftc
-# directly: the TroubleshootKB library sources once, with -sanitize=fuzzer,address, into
+# directly: the library layers the targets need once, with -sanitize=fuzzer,address, into
 # .build/fuzz/lib, then each Fuzz/<target>/main.swift linked against it and the system libcmark and
 # libyaml (their module maps come from Sources/CCmark and Sources/CYaml).
 #
@@ -45,22 +45,29 @@ can_build() {
   rm -rf "$probe"
 }
 
-# The library is compiled once (with coverage instrumentation and AddressSanitizer, and
-# -enable-testing so the targets can reach internal API through @testable import) into a static
-# archive; each target is its main.swift linked against it.
+# The layers the targets need (KBCore, and KBScenarios for Gherkin) are compiled once each, in
+# dependency order (with coverage instrumentation and AddressSanitizer, and -enable-testing so the
+# targets can reach internal API through @testable import) into static archives; each target is
+# its main.swift linked against them.
+fuzz_layers=(KBCore KBScenarios)
+
 build_library() {
-  local archive=$out/lib/libTroubleshootKB.a
-  local newest
-  newest=$(find "$root/Sources" -name '*.swift' -newer "$archive" 2>/dev/null | head -1 || true)
-  if [[ -f $archive && -z $newest ]]; then return 0; fi
+  local layer archive newest sources below=""
   mkdir -p "$out/lib"
-  echo "fuzz: building the TroubleshootKB library with -sanitize=fuzzer,address"
-  local sources
-  mapfile -t sources < <(find "$root/Sources" -name '*.swift' | sort)
-  "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -enable-testing \
-    -module-name TroubleshootKB -emit-library -static -emit-module -emit-module-path "$out/lib/TroubleshootKB.swiftmodule" \
-    -I "$root/Sources/CCmark" -I "$root/Sources/CYaml" -module-cache-path "$out/module-cache" \
-    "${sources[@]}" -o "$archive"
+  for layer in "${fuzz_layers[@]}"; do
+    archive=$out/lib/lib$layer.a
+    newest=$(find "$root/Sources/$layer" -name '*.swift' -newer "$archive" 2>/dev/null | head -1 || true)
+    # Up to date when no source is newer and the layer below was not rebuilt after it.
+    if [[ -f $archive && -z $newest && ( -z $below || ! $below -nt $archive ) ]]; then below=$archive; continue; fi
+    echo "fuzz: building $layer with -sanitize=fuzzer,address"
+    mapfile -t sources < <(find "$root/Sources/$layer" -name '*.swift' | sort)
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -enable-testing \
+      -module-name "$layer" -package-name troubleshootkb -emit-library -static -emit-module \
+      -emit-module-path "$out/lib/$layer.swiftmodule" \
+      -I "$out/lib" -I "$root/Sources/CCmark" -I "$root/Sources/CYaml" -module-cache-path "$out/module-cache" \
+      "${sources[@]}" -o "$archive"
+    below=$archive
+  done
 }
 
 build_target() {
@@ -68,11 +75,11 @@ build_target() {
   local binary=$out/$target
   local main=$root/Fuzz/$target/main.swift
   build_library
-  if [[ -x $binary && $binary -nt $main && $binary -nt $out/lib/libTroubleshootKB.a ]]; then return 0; fi
+  if [[ -x $binary && $binary -nt $main && $binary -nt $out/lib/libKBCore.a && $binary -nt $out/lib/libKBScenarios.a ]]; then return 0; fi
   echo "fuzz: building $target"
   "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g \
     -I "$out/lib" -I "$root/Sources/CCmark" -I "$root/Sources/CYaml" -module-cache-path "$out/module-cache" \
-    "$main" -L "$out/lib" -lTroubleshootKB -lcmark -lyaml -o "$binary"
+    "$main" -L "$out/lib" -lKBScenarios -lKBCore -lcmark -lyaml -o "$binary"
 }
 
 seed_corpus() {

@@ -1,7 +1,7 @@
 // libFuzzer target: the entry parser (EntryParser.parse: UTF-8 check, front matter,
 // Markdown through cmark, sections, attempts, outcomes). Built by scripts/fuzz.sh.
 
-@testable import TroubleshootKB
+@testable import KBCore
 
 private let parser = EntryParser()
 

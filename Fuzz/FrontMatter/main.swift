@@ -1,7 +1,7 @@
 // libFuzzer target: the front matter reader (FrontMatterSplit + YAMLReader + EntryMetadata).
-// Built by scripts/fuzz.sh together with the TroubleshootKB sources (not by SwiftPM).
+// Built by scripts/fuzz.sh together with the library layers it needs (not by SwiftPM).
 
-@testable import TroubleshootKB
+@testable import KBCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrontMatter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

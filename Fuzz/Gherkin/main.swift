@@ -1,7 +1,7 @@
 // libFuzzer target: the Gherkin parser and pickle compiler (GherkinParser + PickleCompiler).
 // Built by scripts/fuzz.sh.
 
-@testable import TroubleshootKB
+@testable import KBScenarios
 
 private let parser = GherkinParser()
 
