@@ -11,7 +11,8 @@
 #   CHECK_REPORT=FILE  copy FILE to the copy's `.kb/check-report.json` before building, so both
 #                      builds read the same check report (e.g. one `kb check` wrote)
 #   RUNS=N             also time `kb build --clean`, `kb lint`, `kb index --rebuild` and a warm
-#                      `kb search` N times per binary, alternating (median)
+#                      `kb search` (each binary over an index of its own) N times per binary,
+#                      alternating (median)
 #   WORK=DIR           where the copy and the outputs go (default: a new temporary folder, removed)
 # Exits 0 when both outputs are byte-identical, 1 when they differ.
 set -euo pipefail
@@ -130,17 +131,24 @@ if [ -n "${RUNS:-}" ]; then
             search) echo "search navigation --limit 5" ;;
         esac
     }
+    # Each binary searches its own warm index (KB_CACHE): an index the other one wrote may have
+    # another format or fingerprint, and would be rebuilt on every run.
+    for side in old new; do
+        kb=$old
+        [ "$side" = new ] && kb=$new
+        (cd "$copy" && KB_CACHE="$work/cache-$side" "$kb" index > /dev/null 2>&1) || true
+    done
     for what in build lint index search; do
         old_times=(); new_times=()
         for _ in $(seq "$RUNS"); do
             # shellcheck disable=SC2046
-            old_times+=("$(seconds "$old" $(command_for "$what"))")
+            old_times+=("$(KB_CACHE="$work/cache-old" seconds "$old" $(command_for "$what"))")
             # shellcheck disable=SC2046
-            new_times+=("$(seconds "$new" $(command_for "$what"))")
+            new_times+=("$(KB_CACHE="$work/cache-new" seconds "$new" $(command_for "$what"))")
         done
         echo "time: kb $what (old): median $(printf '%s\n' "${old_times[@]}" | median) s of ${old_times[*]}"
         echo "time: kb $what (new): median $(printf '%s\n' "${new_times[@]}" | median) s of ${new_times[*]}"
     done
-    rm -rf "$work/timed"
+    rm -rf "$work/timed" "$work/cache-old" "$work/cache-new"
 fi
 exit $status
