@@ -181,6 +181,11 @@ enum Varint {
     }
 }
 
+/// `searchChecksum` of array bytes.
+func searchChecksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    bytes.withUnsafeBytes { searchChecksum($0) }
+}
+
 /// FNV-1a-style 64-bit checksum over little-endian 64-bit words (the tail zero-padded), then the length.
 func searchChecksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
