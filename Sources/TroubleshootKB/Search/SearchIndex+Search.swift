@@ -113,15 +113,14 @@ extension SearchIndex {
     func expansionCandidates(head: String) -> [SearchExpansionRules.Candidate] {
         let key = Array(head.utf8)
         var out: [SearchExpansionRules.Candidate] = []
-        tokens.bytes.withUnsafeBufferPointer { bytes in
-            for t in 0..<tokens.count {
-                let lo = tokens.start(t), hi = Int(tokens.ends[t])
-                guard hi - lo >= SearchExpansionRules.vocabularyMinLength, bytes[lo..<hi].starts(with: key) else { continue }
-                let token = tokens.string(t)
-                let scalars = token.unicodeScalars.map(\.value)
-                guard SearchExpansionRules.isListed(scalars) else { continue }
-                out.append(.init(token: token, scalars: scalars, df: Int(documentFrequency[t])))
-            }
+        let bytes = tokens.bytes
+        for t in 0..<tokens.count {
+            let lo = tokens.start(t), hi = Int(tokens.ends[t])
+            guard hi - lo >= SearchExpansionRules.vocabularyMinLength, bytes[lo..<hi].starts(with: key) else { continue }
+            let token = tokens.string(t)
+            let scalars = token.unicodeScalars.map(\.value)
+            guard SearchExpansionRules.isListed(scalars) else { continue }
+            out.append(.init(token: token, scalars: scalars, df: Int(documentFrequency[t])))
         }
         return out
     }
@@ -195,15 +194,12 @@ extension SearchIndex {
         var credited: [Int32] = []
         var expansionCredited: [Int32] = []
 
-        textField.withUnsafeBufferPointer { tfield in
-        docTextStart.withUnsafeBufferPointer { dts in
-        fieldLengths.withUnsafeBufferPointer { flen in
+        do {
+            let tfield = textField, dts = docTextStart, flen = fieldLengths
             /// Calls `body(doc, tfTilde)` for each allowed document with records in `list`.
             func scan(_ list: PostingList?, _ body: (Int, Double) -> Void) {
                 guard let list else { return }
-                list.doc.withUnsafeBufferPointer { rd in
-                list.text.withUnsafeBufferPointer { rt in
-                list.tf.withUnsafeBufferPointer { rf in
+                let rd = list.doc, rt = list.text, rf = list.tf
                 let hi = rd.count
                 var r = 0
                 while r < hi {
@@ -223,7 +219,6 @@ extension SearchIndex {
                     }
                     body(d, tfTilde)
                 }
-                }}}
             }
             for qc in q.literalCount..<q.tokens.count where !q.covers[qc].isEmpty {
                 scan(lists[qc]) { d, tfTilde in conceptSat[qc].append((Int32(d), tfTilde * (k1 + 1) / (tfTilde + k1))) }
@@ -291,21 +286,20 @@ extension SearchIndex {
                     matched[d] += idfq
                 }
             }
-        }}}
+        }
         if touched.isEmpty { return [] }
 
         // Adjacency: for each query pair, texts where b follows a, or that contain a concept
         // whose query match spans both tokens.
-        var maxPairs = [Int32](repeating: 0, count: n)
-        var pairCount: [Int32] = []
+        let maxPairs = ColumnBuffer<Int32>(repeating: 0, count: n)
+        let pairCount = ColumnBuffer<Int32>(repeating: 0)
         if !q.pairs.isEmpty {
-            pairCount = [Int32](repeating: 0, count: textField.count)
+            pairCount.ensureCount(textField.count)
             // A text counts a pair once: only a pair with concepts can meet a text twice.
             let hasPairConcepts = q.pairConcepts.contains { !$0.isEmpty }
-            var pairStamp = [Int32](repeating: -1, count: hasPairConcepts ? textField.count : 0)
-            pairCount.withUnsafeMutableBufferPointer { pc in
-            maxPairs.withUnsafeMutableBufferPointer { mp in
-            pairStamp.withUnsafeMutableBufferPointer { ps in
+            let pairStamp = ColumnBuffer<Int32>(repeating: -1, count: hasPairConcepts ? textField.count : 0)
+            let pc = pairCount, mp = maxPairs, ps = pairStamp
+            do {
                 for (pi, (a, bq)) in q.pairs.enumerated() {
                     let stamp = Int32(pi)
                     func count(_ d: Int, _ gt: Int) {
@@ -326,7 +320,7 @@ extension SearchIndex {
                         }
                     }
                 }
-            }}}
+            }
         }
 
         let totalPairs = Double(q.pairs.count)
@@ -403,7 +397,7 @@ extension SearchIndex {
 
     /// The text of `doc` that matches best: field weight × matched IDF × phrase factor; first wins ties.
     private func bestText(doc d: Int, query q: PreparedQuery, lists: [PostingList?],
-                          expansionLists: [[(factor: Double, list: PostingList?)]], pairCount: [Int32]) -> Int {
+                          expansionLists: [[(factor: Double, list: PostingList?)]], pairCount: ColumnBuffer<Int32>) -> Int {
         let count = Int(docTextStart[d + 1] - docTextStart[d])
         var sums = [Double](repeating: 0, count: count)
         /// Texts of `d` with records in `list`.
@@ -441,7 +435,7 @@ extension SearchIndex {
         let base = Int(docTextStart[d])
         for t in 0..<count {
             var s = parameters.fieldWeights[Int(textField[base + t])] * sums[t]
-            if !q.pairs.isEmpty && !pairCount.isEmpty {
+            if !q.pairs.isEmpty && pairCount.count > 0 {
                 s = s * (1 + parameters.beta * (Double(pairCount[base + t]) / Double(q.pairs.count)))
             }
             if s > bestScore { bestScore = s; best = t }

@@ -251,14 +251,16 @@ public struct SearchIndex: Sendable {
         list.doc.reserveCapacity(records); list.text.reserveCapacity(records)
         list.tf.reserveCapacity(records); list.posStart.reserveCapacity(records)
         list.pos.reserveCapacity(records * 2)
-        let ok: Bool = docTextStart.withUnsafeBufferPointer { dts in
+        let dts = docTextStart
+        let ok: Bool = {
             var reader = VarintReader(raw.bindMemory(to: UInt8.self))
             var doc: UInt32 = 0
             var lastDoc = -1, lastText = -1
             for _ in 0..<records {
                 guard let dd = reader.read(), let tx = reader.read(), let f = reader.read() else { return false }
-                doc &+= dd
-                guard doc < UInt32(n), f >= 1, f <= UInt32(Int32.max) else { return false }
+                let (next, overflow) = doc.addingReportingOverflow(dd)
+                doc = next
+                guard !overflow, doc < UInt32(n), f >= 1, f <= UInt32(Int32.max) else { return false }
                 let d = Int(doc), x = Int(tx)
                 guard x < Int(dts[d + 1] - dts[d]), d > lastDoc || (d == lastDoc && x > lastText) else { return false }
                 lastDoc = d; lastText = x
@@ -267,12 +269,12 @@ public struct SearchIndex: Sendable {
                 var p: UInt32 = 0
                 for _ in 0..<min(Int(f), cap) {
                     guard let delta = reader.read() else { return false }
-                    p &+= delta
+                    p &+= delta // read bytes: a wrong gap wraps instead of trapping
                     list.pos.append(Int32(truncatingIfNeeded: p))
                 }
             }
             return reader.isAtEnd
-        }
+        }()
         return ok ? list : nil
     }
 

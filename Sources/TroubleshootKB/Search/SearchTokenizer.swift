@@ -233,10 +233,7 @@ struct SearchTokenizer {
                 }}
             }
             if tracksSources {
-                normStart.withUnsafeMutableBufferPointer { ns in
-                normEnd.withUnsafeMutableBufferPointer { ne in
-                    for k in 0..<i { ns[k] = Int32(k); ne[k] = Int32(k + 1) }
-                }}
+                for k in 0..<i { normStart[k] = Int32(k); normEnd[k] = Int32(k + 1) }
             }
             normalized.removeLast(bytes - i)
             classes.removeLast(bytes - i)
@@ -819,25 +816,19 @@ struct LatinRunCache {
     /// The run with these scalars, or -1.
     func find(_ key: UnsafeBufferPointer<UInt32>) -> Int {
         let h = Self.hash(key)
-        return slots.withUnsafeBufferPointer { slots in
-        hashes.withUnsafeBufferPointer { hashes in
-        keyEnd.withUnsafeBufferPointer { keyEnd in
-        keys.withUnsafeBufferPointer { keys in
-            let mask = slots.count - 1
-            var s = slot(h)
-            while true {
-                let r = Int(slots[s])
-                if r < 0 { return -1 }
-                if hashes[r] == h {
-                    let start = r == 0 ? 0 : keyEnd[r - 1]
-                    if keyEnd[r] - start == key.count
-                        && (key.isEmpty || memcmp(keys.baseAddress! + start, key.baseAddress!, key.count * 4) == 0) {
-                        return r
-                    }
+        let mask = slots.count - 1
+        var s = slot(h)
+        while true {
+            let r = Int(slots[s])
+            if r < 0 { return -1 }
+            if hashes[r] == h {
+                let start = r == 0 ? 0 : keyEnd[r - 1]
+                if keyEnd[r] - start == key.count && keys[start..<keyEnd[r]].elementsEqual(key) {
+                    return r
                 }
-                s = (s &+ 1) & mask
             }
-        }}}}
+            s = (s + 1) & mask
+        }
     }
 
     /// Gathers run `r`'s tokens at `pos` in `scratch` (and sets its scalar positions at `at`); returns the next position.
@@ -847,13 +838,9 @@ struct LatinRunCache {
         let o = scratch.pending
         scratch.reserve(o + end - start)
         let outIDs = scratch.ids, outPositions = scratch.positions
-        tokenIDs.withUnsafeBufferPointer { ids in
-            tokenPositions.withUnsafeBufferPointer { positions in
-                for k in start..<end {
-                    outIDs[o &+ k &- start] = ids[k]
-                    outPositions[o &+ k &- start] = pos &+ positions[k]
-                }
-            }
+        for k in start..<end {
+            outIDs[o + k - start] = tokenIDs[k]
+            outPositions[o + k - start] = pos + tokenPositions[k]
         }
         scratch.pending = o + end - start
         if setScalarPositions {
