@@ -11,22 +11,6 @@ struct WebMetaFile {
     var tokenCount: Int
     var shardCount: Int
 
-    init(parameters: SearchParameters, glossary: SearchGlossary, averageFieldLengths: [Double], documentCount: Int,
-         tokenCount: Int, shardCount: Int) {
-        self.parameters = parameters
-        self.glossary = glossary
-        self.averageFieldLengths = averageFieldLengths
-        self.documentCount = documentCount
-        self.tokenCount = tokenCount
-        self.shardCount = shardCount
-    }
-
-    init(parameters: SearchParameters, glossary: SearchGlossary, statistics: PostingsStatistics, documentCount: Int,
-         tokenCount: Int, shardCount: Int) {
-        self.init(parameters: parameters, glossary: glossary, averageFieldLengths: statistics.averageFieldLengths,
-                  documentCount: documentCount, tokenCount: tokenCount, shardCount: shardCount)
-    }
-
     /// The file's bytes with `framing`.
     func bytes(framing: SearchWebExport.Framing) -> Data {
             let version = SearchWebExport.formatVersion
@@ -68,5 +52,14 @@ struct WebMetaFile {
             m.raw("]}")
             SearchWebExport.close(&m, framing)
         return m.take()
+    }
+}
+
+extension WebMetaFile {
+    /// The file of an export with these statistics.
+    init(parameters: SearchParameters, glossary: SearchGlossary, statistics: PostingsStatistics, documentCount: Int,
+         tokenCount: Int, shardCount: Int) {
+        self.init(parameters: parameters, glossary: glossary, averageFieldLengths: statistics.averageFieldLengths,
+                  documentCount: documentCount, tokenCount: tokenCount, shardCount: shardCount)
     }
 }
