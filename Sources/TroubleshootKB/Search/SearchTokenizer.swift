@@ -225,10 +225,9 @@ struct SearchTokenizer {
                         } else {
                             break
                         }
-                        // Wrapping: both stay below the text's byte count.
-                        i &+= 1
+                        i += 1
                         previous = at
-                        at &+= width
+                        at += width
                     }
                 }}
             }
@@ -282,9 +281,9 @@ struct SearchTokenizer {
         // Valid UTF-8: a sequence's bytes are all there (offsets wrap without checks).
         let b0 = UInt32(buf[i])
         if b0 < 0x80 { return (b0, 1) }
-        if b0 < 0xE0 { return (((b0 & 0x1F) << 6) | (UInt32(buf[i &+ 1]) & 0x3F), 2) }
-        if b0 < 0xF0 { return (((b0 & 0x0F) << 12) | ((UInt32(buf[i &+ 1]) & 0x3F) << 6) | (UInt32(buf[i &+ 2]) & 0x3F), 3) }
-        return (((b0 & 0x07) << 18) | ((UInt32(buf[i &+ 1]) & 0x3F) << 12) | ((UInt32(buf[i &+ 2]) & 0x3F) << 6) | (UInt32(buf[i &+ 3]) & 0x3F), 4)
+        if b0 < 0xE0 { return (((b0 & 0x1F) << 6) | (UInt32(buf[i + 1]) & 0x3F), 2) }
+        if b0 < 0xF0 { return (((b0 & 0x0F) << 12) | ((UInt32(buf[i + 1]) & 0x3F) << 6) | (UInt32(buf[i + 2]) & 0x3F), 3) }
+        return (((b0 & 0x07) << 18) | ((UInt32(buf[i + 1]) & 0x3F) << 12) | ((UInt32(buf[i + 2]) & 0x3F) << 6) | (UInt32(buf[i + 3]) & 0x3F), 4)
     }
 
     /// Decodes valid UTF-8 (a Swift string's) into `original`.
@@ -338,28 +337,27 @@ struct SearchTokenizer {
         var pos: Int32 = 0
         let han = SearchScalarClass.han.rawValue, kana = SearchScalarClass.kana.rawValue, hangul = SearchScalarClass.hangul.rawValue
         let classOf = classes
-        // Wrapping: indexes stay below the scalar count.
         classOf.withUnsafeBufferPointer { cls in
             while i < n {
                 let c = cls[i]
                 if c == han || c == kana || c == hangul {
-                    var j = i &+ 1
+                    var j = i + 1
                     if c == hangul {
-                        while j < n && cls[j] == hangul { j &+= 1 }
+                        while j < n && cls[j] == hangul { j += 1 }
                     } else {
-                        while j < n && (cls[j] == han || cls[j] == kana) { j &+= 1 }
+                        while j < n && (cls[j] == han || cls[j] == kana) { j += 1 }
                     }
                     emitCJKRun(i, j, pos, mode)
-                    pos &+= Int32(truncatingIfNeeded: j &- i)
+                    pos += Int32(j - i)
                     i = j
                 } else if Self.isWordClass(c) {
-                    var j = i &+ 1
+                    var j = i + 1
                     while j < n {
                         let d = cls[j]
                         if Self.isWordClass(d) {
-                            j &+= 1
-                        } else if d == SearchScalarClass.dot.rawValue, j &+ 1 < n, Self.isWordClass(cls[j &+ 1]) {
-                            j &+= 1
+                            j += 1
+                        } else if d == SearchScalarClass.dot.rawValue, j + 1 < n, Self.isWordClass(cls[j + 1]) {
+                            j += 1
                         } else {
                             break
                         }
@@ -372,7 +370,7 @@ struct SearchTokenizer {
                     }
                     i = j
                 } else {
-                    i &+= 1
+                    i += 1
                 }
             }
         }
@@ -491,13 +489,10 @@ struct SearchTokenizer {
     /// `scratch` until `flushScratch`; a new one is made, interned and remembered by `internScalars`.
     private mutating func emitCJKRunInterned(_ a: Int, _ len: Int, _ pos: Int32, unigrams: Bool) {
         if unigramIDs.isEmpty { unigramIDs = [Int32](repeating: -1, count: 0x10000) }
-        // Token j of the run: the unigram (j even) or the bigram (j odd) at scalar j / 2.
-        var j = unigrams ? 0 : 1
-        let end = 2 * len - 1
-        while j < end {
-            let room = end - j
+        var token = CJKRunToken(scalar: 0, isBigram: !unigrams)
+        while token.exists(inRunOf: len) {
             let scratch = self.scratch
-            scratch.reserve(scratch.pending + room)
+            scratch.reserve(scratch.pending + 2 * (len - token.scalar))
             let runIDs = scratch.ids, runPositions = scratch.positions
             var o = scratch.pending
             do {
@@ -505,37 +500,36 @@ struct SearchTokenizer {
                 let known = unigramIDs, map = scalarTokens
                 normalized.withUnsafeBufferPointer { norm in
                 known.withUnsafeBufferPointer { known in
-                    // Wrapping: indexes stay within the run, positions within the text's.
-                    while j < end {
-                        let k = j >> 1
-                        let c = norm[a &+ k]
+                    while token.exists(inRunOf: len) {
+                        let k = token.scalar
+                        let c = norm[a + k]
                         let id: Int32
-                        if j & 1 == 0 {
-                            id = c < 0x10000 ? known[Int(c)] : map.find(UInt64(c))
+                        if token.isBigram {
+                            id = map.find(ScalarTokenKey.bigram(c, norm[a + k + 1]))
                         } else {
-                            id = map.find((UInt64(c) &+ 1) << 21 | UInt64(norm[a &+ k &+ 1]))
+                            id = c < 0x10000 ? known[Int(c)] : map.find(ScalarTokenKey.unigram(c))
                         }
                         if id < 0 { break }
                         runIDs[o] = id
-                        runPositions[o] = pos &+ Int32(truncatingIfNeeded: k)
-                        o &+= 1
-                        j &+= unigrams ? 1 : 2
+                        runPositions[o] = pos + Int32(k)
+                        o += 1
+                        token.advance(unigrams: unigrams)
                     }
                 }}
             }
             scratch.pending = o
-            if j < end {
+            if token.exists(inRunOf: len) {
                 // A token not seen before (after the ones gathered: it goes to `ids` itself).
                 flushScratch()
-                let k = j >> 1
+                let k = token.scalar
                 let c = normalized[a + k]
-                if j & 1 == 0 {
-                    internScalars(UInt64(c), c, nil, pos + Int32(k), a + k)
-                } else {
+                if token.isBigram {
                     let d = normalized[a + k + 1]
-                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
+                    internScalars(ScalarTokenKey.bigram(c, d), c, d, pos + Int32(k), a + k)
+                } else {
+                    internScalars(ScalarTokenKey.unigram(c), c, nil, pos + Int32(k), a + k)
                 }
-                j += unigrams ? 1 : 2
+                token.advance(unigrams: unigrams)
             }
         }
     }
@@ -761,7 +755,7 @@ struct ScalarTokenMap {
                 let x = e[s].key
                 if x == key { return e[s].value }
                 if x == .max { return -1 }
-                s = (s &+ 1) & mask
+                s = (s + 1) & mask
             }
         }
     }
@@ -894,4 +888,33 @@ struct LatinRunCache {
             }
         }
     }
+}
+
+/// A token of a CJK run (docs/search.md §2.3): the unigram at scalar `scalar`, or the bigram of it
+/// and the next scalar. A run's tokens come per scalar: its unigram (when unigrams are made),
+/// then its bigram.
+struct CJKRunToken {
+    var scalar: Int
+    var isBigram: Bool
+
+    /// Whether a run of `length` scalars has this token.
+    func exists(inRunOf length: Int) -> Bool { isBigram ? scalar + 1 < length : scalar < length }
+
+    /// The run's next token.
+    mutating func advance(unigrams: Bool) {
+        if unigrams && !isBigram {
+            isBigram = true
+        } else {
+            scalar += 1
+            isBigram = !unigrams
+        }
+    }
+}
+
+/// The key of a CJK unigram or bigram in `ScalarTokenMap`: the scalar itself, or the first
+/// scalar plus one above 21 bits and the second below (scalars take 21 bits, so no bigram key
+/// equals a unigram key).
+enum ScalarTokenKey {
+    static func unigram(_ c: UInt32) -> UInt64 { UInt64(c) }
+    static func bigram(_ c: UInt32, _ d: UInt32) -> UInt64 { (UInt64(c) + 1) << 21 | UInt64(d) }
 }
