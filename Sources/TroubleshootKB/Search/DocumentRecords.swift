@@ -18,11 +18,11 @@ struct DocumentRecords {
     private(set) var count = 0
     /// Record `r`: `token[r]`, `text[r]` (the text's number in the document), `field[r]`, `tf[r]`
     /// and positions `positions[r * cap ..< r * cap + min(tf[r], cap)]`.
-    let token = ColumnBuffer<Int32>(repeating: 0)
-    let text = ColumnBuffer<Int32>(repeating: 0)
-    let field = ColumnBuffer<Int32>(repeating: 0)
-    let tf = ColumnBuffer<Int32>(repeating: 0)
-    let positions = ColumnBuffer<Int32>(repeating: 0)
+    private(set) var token: [Int32] = []
+    private(set) var text: [Int32] = []
+    private(set) var field: [Int32] = []
+    private(set) var tf: [Int32] = []
+    private(set) var positions: [Int32] = []
     /// Literal tokens per field (`SearchField.rawValue`).
     private(set) var fieldLengths = [Int](repeating: 0, count: SearchIndex.fieldCount)
     /// Number of texts of the document, and their UTF-8 length.
@@ -30,13 +30,18 @@ struct DocumentRecords {
     private(set) var textBytes = 0
 
     /// Per vocabulary token: the number of the last text that had it, and its record there.
-    private let stamp = ColumnBuffer<Int32>(repeating: 0)
-    private let recordOf = ColumnBuffer<Int32>(repeating: 0)
+    private var stamp: [Int32] = []
+    private var recordOf: [Int32] = []
     private var textNumber: Int32 = 0
 
     init(cap: Int, glossary: SearchGlossary) {
         self.cap = cap
         self.glossary = glossary
+    }
+
+    /// The records' columns, as encoders read them.
+    var columns: RecordColumns {
+        RecordColumns(text: text, field: field, tf: tf, positions: positions, cap: cap, fieldLengths: fieldLengths)
     }
 
     /// Size of the vocabulary so far.
@@ -64,28 +69,29 @@ struct DocumentRecords {
     /// Adds a record per distinct token of the text just tokenized.
     private mutating func addRecords(text number: Int32, field fieldNumber: Int32) {
         let n = tokenizer.count
-        stamp.ensureCount(vocabularySize)
-        recordOf.ensureCount(vocabularySize)
-        token.ensureCount(count + n)
-        text.ensureCount(count + n)
-        field.ensureCount(count + n)
-        tf.ensureCount(count + n)
-        positions.ensureCount((count + n) * max(cap, 1))
+        Self.ensure(&stamp, count: vocabularySize)
+        Self.ensure(&recordOf, count: vocabularySize)
+        Self.ensure(&token, count: count + n)
+        Self.ensure(&text, count: count + n)
+        Self.ensure(&field, count: count + n)
+        Self.ensure(&tf, count: count + n)
+        Self.ensure(&positions, count: (count + n) * max(cap, 1))
         textNumber += 1
         let ids = tokenizer.ids, occurrences = tokenizer.positions
+        var used = count
         for k in 0..<n {
             let id = ids[k]
             let t = Int(id)
             let r: Int
             if stamp[t] != textNumber {
                 stamp[t] = textNumber
-                r = count
+                r = used
                 recordOf[t] = Int32(r)
                 token[r] = id
                 text[r] = number
                 field[r] = fieldNumber
                 tf[r] = 0
-                count += 1
+                used += 1
             } else {
                 r = Int(recordOf[t])
             }
@@ -93,6 +99,12 @@ struct DocumentRecords {
             if f < cap { positions[r * cap + f] = occurrences[k] }
             tf[r] = Int32(f + 1)
         }
+        count = used
+    }
+
+    /// Makes `column` at least `count` long (zeros added).
+    private static func ensure(_ column: inout [Int32], count: Int) {
+        if column.count < count { column.append(contentsOf: repeatElement(0, count: count - column.count)) }
     }
 
     /// Hands over the vocabulary (in first-appearance order) and drops the tokenizer's state.
@@ -101,4 +113,16 @@ struct DocumentRecords {
         tokenizer = SearchTokenizer()
         return table
     }
+}
+
+/// What an encoder reads of a document's records (`DocumentRecords`): record `r`'s text,
+/// field, tf and positions `positions[r * cap ..< r * cap + min(tf[r], cap)]`, and the
+/// document's field lengths.
+struct RecordColumns {
+    let text: [Int32]
+    let field: [Int32]
+    let tf: [Int32]
+    let positions: [Int32]
+    let cap: Int
+    let fieldLengths: [Int]
 }

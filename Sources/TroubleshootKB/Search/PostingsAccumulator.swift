@@ -35,27 +35,29 @@ struct PostingsAccumulator<Encoding: PostingsEncoding> {
         streams.grow(to: records.vocabularySize)
         let maxRecord = Encoding.maxRecordLength(cap: records.cap)
         let digits = WebDigits.table
+        let columns = records.columns, tokens = records.token
+        let states = streams.states
         for r in 0..<records.count {
-            let token = records.token[r]
+            let token = tokens[r]
             let t = Int(token)
-            let last = streams[t].lastDoc
+            let last = states[t].lastDoc
             var record = PostingRecord(index: r, gap: nil, startsDocument: last != d,
-                                       previousText: streams[t].lastText, previousField: streams[t].lastField)
+                                       previousText: states[t].lastText, previousField: states[t].lastField)
             if last >= batchFirstDocument {
                 record.gap = d - last
             } else {
-                let open = streams[t].openPart
-                if open >= 0 { parts.end(open, lastDoc: last, to: streams[t].count) }
-                streams[t].openPart = parts.begin(token: token, firstDoc: d, from: streams[t].count)
+                let open = states[t].openPart
+                if open >= 0 { parts.end(open, lastDoc: last, to: states[t].count) }
+                states[t].openPart = parts.begin(token: token, firstDoc: d, from: states[t].count)
             }
-            if last != d { streams[t].documentFrequency += 1 }
-            var out = streams.writer(t, reserving: maxRecord, digits: digits)
-            Encoding.write(record, of: records, into: &out)
-            streams[t].count += out.count
-            streams[t].lastDoc = d
-            streams[t].lastText = records.text[r]
-            streams[t].lastField = records.field[r]
-            streams[t].recordCount += 1
+            if last != d { states[t].documentFrequency += 1 }
+            var out = states[t].writer(reserving: maxRecord, digits: digits)
+            Encoding.write(record, of: columns, into: &out)
+            states[t].count += out.count
+            states[t].lastDoc = d
+            states[t].lastText = columns.text[r]
+            states[t].lastField = columns.field[r]
+            states[t].recordCount += 1
         }
     }
 

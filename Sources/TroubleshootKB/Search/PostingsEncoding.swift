@@ -20,7 +20,7 @@ protocol PostingsEncoding {
     /// The most bytes one record with `cap` positions takes.
     static func maxRecordLength(cap: Int) -> Int
     /// Writes a record of `records`.
-    static func write(_ record: PostingRecord, of records: DocumentRecords, into out: inout RecordWriter)
+    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter)
     /// The length of the head before a part: the document gap from the token's previous record
     /// (from document 0 for its first part).
     static func headLength(gap: Int32) -> Int
@@ -33,7 +33,7 @@ enum BinaryPostings: PostingsEncoding {
     static func maxRecordLength(cap: Int) -> Int { 15 + 5 * cap }
 
     @inline(__always)
-    static func write(_ record: PostingRecord, of records: DocumentRecords, into out: inout RecordWriter) {
+    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter) {
         let r = record.index
         if let gap = record.gap { out.varint(UInt32(gap)) }
         out.varint(UInt32(records.text[r]))
@@ -56,7 +56,7 @@ enum WebPostings: PostingsEncoding {
     static func maxRecordLength(cap: Int) -> Int { WebDigits.maxLength * (5 + cap) }
 
     @inline(__always)
-    static func write(_ record: PostingRecord, of records: DocumentRecords, into out: inout RecordWriter) {
+    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter) {
         let fieldCount = Int32(SearchIndex.fieldCount)
         let r = record.index
         let text = records.text[r], field = records.field[r]

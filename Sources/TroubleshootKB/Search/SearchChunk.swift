@@ -75,12 +75,13 @@ final class ChunkParts: @unchecked Sendable {
 /// uniqueness or bounds checks and no copy when the block grows; a record is written through a
 /// `RecordWriter` into room reserved for the longest record. Why that is sound: only
 /// `grow(to:)` adds tokens, the block and the streams are freed once, in `deinit`, and a token
-/// index is checked by `assert`. `PostingsAccumulatorTests` compares the streams with a plain
+/// index is checked by `assert`. `SearchPrimitivesTests` compares the streams with a plain
 /// encoding of the same records.
 final class ChunkTokens: @unchecked Sendable {
-    private var base: UnsafeMutablePointer<ChunkToken>
+    /// Unchecked exclusivity: read on every record; only `grow(to:)` replaces it.
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<ChunkToken>
     /// Number of tokens.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
     private var slots = 0
 
     init() {
@@ -125,12 +126,25 @@ final class ChunkTokens: @unchecked Sendable {
         }
     }
 
-    /// A writer for at most `extra` more bytes at the end of token `t`'s stream; the caller
-    /// then adds what it wrote (`count`) to the token's `count`.
-    @inline(__always)
-    func writer(_ t: Int, reserving extra: Int, digits: UnsafePointer<UInt8>) -> RecordWriter {
-        assert(t >= 0 && t < count)
-        return RecordWriter(at: base[t].reserve(extra), digits: digits)
+
+    /// The tokens' states, for a loop that adds no tokens: read and written in place through
+    /// the block's address, loaded once (valid until the next `grow(to:)`).
+    var states: States { States(base: base, count: count) }
+
+    struct States {
+        fileprivate let base: UnsafeMutablePointer<ChunkToken>
+        let count: Int
+
+        subscript(t: Int) -> ChunkToken {
+            @inline(__always) unsafeAddress {
+                assert(t >= 0 && t < count)
+                return UnsafePointer(base + t)
+            }
+            @inline(__always) nonmutating unsafeMutableAddress {
+                assert(t >= 0 && t < count)
+                return base + t
+            }
+        }
     }
 
     /// The record bytes of token `t`.
@@ -147,6 +161,13 @@ final class ChunkTokens: @unchecked Sendable {
 }
 
 extension ChunkToken {
+    /// A writer for at most `extra` more bytes at the end of the stream (the caller then adds
+    /// what it wrote to `count`).
+    @inline(__always)
+    mutating func writer(reserving extra: Int, digits: UnsafePointer<UInt8>) -> RecordWriter {
+        RecordWriter(at: reserve(extra), digits: digits)
+    }
+
     /// Where `extra` more bytes of the stream go (the caller then adds what it wrote to `count`).
     @inline(__always)
     mutating func reserve(_ extra: Int) -> UnsafeMutableRawPointer {

@@ -291,25 +291,23 @@ extension SearchIndex {
 
         // Adjacency: for each query pair, texts where b follows a, or that contain a concept
         // whose query match spans both tokens.
-        let maxPairs = ColumnBuffer<Int32>(repeating: 0, count: n)
-        let pairCount = ColumnBuffer<Int32>(repeating: 0)
+        var maxPairs = [Int32](repeating: 0, count: n)
+        var pairCount = [Int32](repeating: 0, count: q.pairs.isEmpty ? 0 : textField.count)
         if !q.pairs.isEmpty {
-            pairCount.ensureCount(textField.count)
             // A text counts a pair once: only a pair with concepts can meet a text twice.
             let hasPairConcepts = q.pairConcepts.contains { !$0.isEmpty }
-            let pairStamp = ColumnBuffer<Int32>(repeating: -1, count: hasPairConcepts ? textField.count : 0)
-            let pc = pairCount, mp = maxPairs, ps = pairStamp
+            var pairStamp = [Int32](repeating: -1, count: hasPairConcepts ? textField.count : 0)
             do {
                 for (pi, (a, bq)) in q.pairs.enumerated() {
                     let stamp = Int32(pi)
                     func count(_ d: Int, _ gt: Int) {
                         if let allowed, !allowed[d] { return }
                         if hasPairConcepts {
-                            if ps[gt] == stamp { return }
-                            ps[gt] = stamp
+                            if pairStamp[gt] == stamp { return }
+                            pairStamp[gt] = stamp
                         }
-                        pc[gt] += 1
-                        if pc[gt] > mp[d] { mp[d] = pc[gt] }
+                        pairCount[gt] += 1
+                        if pairCount[gt] > maxPairs[d] { maxPairs[d] = pairCount[gt] }
                     }
                     if let la = lists[a], let lb = lists[bq] { forEachAdjacent(la, lb, count) }
                     for qc in q.pairConcepts[pi] {
@@ -397,7 +395,7 @@ extension SearchIndex {
 
     /// The text of `doc` that matches best: field weight × matched IDF × phrase factor; first wins ties.
     private func bestText(doc d: Int, query q: PreparedQuery, lists: [PostingList?],
-                          expansionLists: [[(factor: Double, list: PostingList?)]], pairCount: ColumnBuffer<Int32>) -> Int {
+                          expansionLists: [[(factor: Double, list: PostingList?)]], pairCount: [Int32]) -> Int {
         let count = Int(docTextStart[d + 1] - docTextStart[d])
         var sums = [Double](repeating: 0, count: count)
         /// Texts of `d` with records in `list`.
@@ -435,7 +433,7 @@ extension SearchIndex {
         let base = Int(docTextStart[d])
         for t in 0..<count {
             var s = parameters.fieldWeights[Int(textField[base + t])] * sums[t]
-            if !q.pairs.isEmpty && pairCount.count > 0 {
+            if !q.pairs.isEmpty && !pairCount.isEmpty {
                 s = s * (1 + parameters.beta * (Double(pairCount[base + t]) / Double(q.pairs.count)))
             }
             if s > bestScore { bestScore = s; best = t }

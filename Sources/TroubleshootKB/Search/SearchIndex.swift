@@ -200,8 +200,7 @@ public struct SearchIndex: Sendable {
             searchChecksum(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1])))
         }
 
-        var texts: [UInt8] = []
-        texts.reserveCapacity(chunks.reduce(0) { $0 + $1.textBytes.count })
+        var textEnd = 0
         textBlockStart = [0]
         textBlockStart.reserveCapacity(ids.count + 1)
         textBlockChecksum = []
@@ -209,12 +208,12 @@ public struct SearchIndex: Sendable {
         fieldLengths = []
         fieldLengths.reserveCapacity(ids.count * SearchIndex.fieldCount)
         for chunk in chunks {
-            for end in chunk.docTextEnd { textBlockStart.append(Int64(texts.count + end)) }
-            texts.append(contentsOf: chunk.textBytes)
+            for end in chunk.docTextEnd { textBlockStart.append(Int64(textEnd + end)) }
+            textEnd += chunk.textBytes.count
             textBlockChecksum.append(contentsOf: chunk.docChecksum)
             fieldLengths.append(contentsOf: chunk.fieldLengths)
         }
-        textBlocks = ByteRegion(texts)
+        textBlocks = ByteRegion(concatenating: chunks.map(\.textBytes))
 
         averageFieldLengths = postings.statistics.averageFieldLengths
         idf = postings.statistics.idf

@@ -817,12 +817,18 @@ struct LatinRunCache {
             if r < 0 { return -1 }
             if hashes[r] == h {
                 let start = r == 0 ? 0 : keyEnd[r - 1]
-                if keyEnd[r] - start == key.count && keys[start..<keyEnd[r]].elementsEqual(key) {
+                if keyEnd[r] - start == key.count && sameScalars(start, key) {
                     return r
                 }
             }
             s = (s + 1) & mask
         }
+    }
+
+    /// Whether `keys[start ..< start + key.count]` are `key`.
+    private func sameScalars(_ start: Int, _ key: UnsafeBufferPointer<UInt32>) -> Bool {
+        for k in 0..<key.count where keys[start + k] != key[k] { return false }
+        return true
     }
 
     /// Gathers run `r`'s tokens at `pos` in `scratch` (and sets its scalar positions at `at`); returns the next position.

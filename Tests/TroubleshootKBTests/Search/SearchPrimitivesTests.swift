@@ -4,42 +4,6 @@ import Testing
 
 /// Differential tests of the search code's unsafe primitives: each against a plain Swift version.
 @Suite struct SearchPrimitivesTests {
-    // MARK: ColumnBuffer
-
-    /// A run of random operations on a column and on an Array: sizes to grow to, and writes.
-    struct ColumnCase: CustomStringConvertible, Sendable {
-        var description: String
-        var seed: UInt64
-        var steps: Int
-        var maxSize: Int
-    }
-
-    @Test(arguments: [
-        ColumnCase(description: "stays within its first allocation", seed: 1, steps: 200, maxSize: 12),
-        ColumnCase(description: "grows many times", seed: 2, steps: 2_000, maxSize: 5_000),
-        ColumnCase(description: "grows from empty in one step", seed: 3, steps: 50, maxSize: 100_000),
-    ])
-    func columnBufferMatchesAnArray(_ c: ColumnCase) {
-        var random = SplitMix64(state: c.seed)
-        let column = ColumnBuffer<Int32>(repeating: -7)
-        var array: [Int32] = []
-        for _ in 0..<c.steps {
-            if Int.random(in: 0..<4, using: &random) == 0 {
-                let n = Int.random(in: 0...c.maxSize, using: &random)
-                column.ensureCount(n)
-                if n > array.count { array.append(contentsOf: repeatElement(-7, count: n - array.count)) }
-            } else if !array.isEmpty {
-                let i = Int.random(in: 0..<array.count, using: &random)
-                let v = Int32.random(in: .min ... .max, using: &random)
-                column[i] = v
-                array[i] = v
-                #expect(column[i] == array[i])
-            }
-        }
-        #expect(column.count == array.count)
-        #expect(column.elements == array)
-    }
-
     // MARK: WebDigits.write
 
     @Test(arguments: [("head", WebDigits.headT), ("length", WebDigits.lengthT), ("small", WebDigits.smallT)])
