@@ -1,14 +1,13 @@
 import Foundation
 import KBCore
 
-/// What a chunk keeps per token while it encodes records: the token's record stream (a heap
-/// buffer of its own, so records go straight to their token and need no regrouping) and the
-/// document, text and field of its last record. One cache line per token.
+/// What the postings accumulator keeps per token while it encodes records: the token's record
+/// stream (a heap buffer of its own, so records go straight to their token and need no
+/// regrouping) and the document, text and field of its last record. One cache line per token.
 struct ChunkToken {
-    var buffer: UnsafeMutableRawPointer? = nil
+    fileprivate(set) var buffer: UnsafeMutableRawPointer? = nil
     var count = 0
-    var capacity = 0
-    var firstDoc: Int32 = -1
+    fileprivate(set) var capacity = 0
     var lastDoc: Int32 = -1
     var lastText: Int32 = 0
     var lastField: Int32 = 0
@@ -16,7 +15,7 @@ struct ChunkToken {
     var recordCount: Int32 = 0
     /// The web export's part of the current batch (`ChunkParts`), or -1.
     var openPart: Int32 = -1
-    private var padding: (Int32, Int32, Int32) = (0, 0, 0)
+    private var padding: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
 }
 
 /// A run of one token's records in a worker's stream that belong to one batch of documents
@@ -69,21 +68,21 @@ final class ChunkParts: @unchecked Sendable {
     }
 }
 
-/// A part of a token's web postings, in the order they are joined: the worker and token whose
-/// stream holds it, its record range there, and the head that goes before it.
-struct WebPostingsPart {
-    var chunk: Int32 = 0
-    var token: Int32 = 0
-    var head: UInt32 = 0
-    var from = 0
-    var to = 0
-}
-
-/// The `ChunkToken`s of a chunk's vocabulary. Written by one thread; read by several once written.
+/// The `ChunkToken`s of an accumulator's vocabulary: the record streams. Written by one thread;
+/// read by several once written.
+///
+/// Why it is unsafe: one heap block of `ChunkToken`s (one cache line each) and a heap buffer per
+/// token's stream, written through pointers, so that appending a record costs no array
+/// uniqueness or bounds checks and no copy when the block grows; a record is written through a
+/// `RecordWriter` into room reserved for the longest record. Why that is sound: only
+/// `grow(to:)` adds tokens, the block and the streams are freed once, in `deinit`, and a token
+/// index is checked by `assert`. `SearchPrimitivesTests` compares the streams with a plain
+/// encoding of the same records.
 final class ChunkTokens: @unchecked Sendable {
-    private(set) var base: UnsafeMutablePointer<ChunkToken>
+    /// Unchecked exclusivity: read on every record; only `grow(to:)` replaces it.
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<ChunkToken>
     /// Number of tokens.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
     private var slots = 0
 
     init() {
@@ -117,7 +116,37 @@ final class ChunkTokens: @unchecked Sendable {
         count = n
     }
 
-    subscript(t: Int) -> ChunkToken { base[t] }
+    subscript(t: Int) -> ChunkToken {
+        get {
+            assert(t >= 0 && t < count)
+            return base[t]
+        }
+        _modify {
+            assert(t >= 0 && t < count)
+            yield &base[t]
+        }
+    }
+
+
+    /// The tokens' states, for a loop that adds no tokens: read and written in place through
+    /// the block's address, loaded once (valid until the next `grow(to:)`).
+    var states: States { States(base: base, count: count) }
+
+    struct States {
+        fileprivate let base: UnsafeMutablePointer<ChunkToken>
+        let count: Int
+
+        subscript(t: Int) -> ChunkToken {
+            @inline(__always) unsafeAddress {
+                assert(t >= 0 && t < count)
+                return UnsafePointer(base + t)
+            }
+            @inline(__always) nonmutating unsafeMutableAddress {
+                assert(t >= 0 && t < count)
+                return base + t
+            }
+        }
+    }
 
     /// The record bytes of token `t`.
     func bytes(_ t: Int) -> UnsafeRawBufferPointer {
@@ -133,6 +162,13 @@ final class ChunkTokens: @unchecked Sendable {
 }
 
 extension ChunkToken {
+    /// A writer for at most `extra` more bytes at the end of the stream (the caller then adds
+    /// what it wrote to `count`).
+    @inline(__always)
+    mutating func writer(reserving extra: Int, digits: UnsafePointer<UInt8>) -> RecordWriter {
+        RecordWriter(at: reserve(extra), digits: digits)
+    }
+
     /// Where `extra` more bytes of the stream go (the caller then adds what it wrote to `count`).
     @inline(__always)
     mutating func reserve(_ extra: Int) -> UnsafeMutableRawPointer {
@@ -153,81 +189,29 @@ extension ChunkToken {
     }
 }
 
-/// Tokenizes texts into a chunk's vocabulary (the tokenizer's interning table) and gives, for the
-/// last text, its distinct tokens in order of first occurrence ("slots") with their term
-/// frequency and first `cap` positions.
-struct TextSlots {
-    var tokenizer: SearchTokenizer = { var t = SearchTokenizer(); t.tracksSources = false; t.interning = true; return t }()
-    let cap: Int
-    /// Per token: the number of the last text that had it, and its slot there.
-    private var stamp: [Int32] = []
-    private var slotOf: [Int32] = []
-    private var textNumber: Int32 = 0
-    /// Slots of the last text: `token[s]`, `tf[s]`, positions `positions[s * cap ..< s * cap + min(tf[s], cap)]`.
+/// Writes numbers into room reserved for them (a token's stream, a file buffer): varints
+/// (`.kb/index`) or `WebDigits` (the web export). The room is the caller's: at least the longest
+/// record (`PostingsEncoding.maxRecordLength`) or the exact length it computed.
+struct RecordWriter {
+    private let base: UnsafeMutableRawPointer
+    private let digitTable: UnsafePointer<UInt8>
+    /// Bytes written.
     private(set) var count = 0
-    private(set) var token: [Int32] = []
-    private(set) var tf: [Int32] = []
-    private(set) var positions: [Int32] = []
-    /// Literal tokens of the last text (concept tokens do not count towards field lengths).
-    private(set) var literalCount = 0
 
-    init(cap: Int) { self.cap = cap }
-
-    /// Size of the vocabulary so far.
-    var vocabularySize: Int { tokenizer.table.count }
-
-    mutating func tokenize(_ text: String, glossary: SearchGlossary) {
-        tokenizer.tokenize(text, mode: .document, glossary: glossary)
-        literalCount = tokenizer.literalCount
-        let n = tokenizer.count
-        let vocabulary = tokenizer.table.count
-        if stamp.count < vocabulary {
-            stamp.append(contentsOf: repeatElement(0, count: vocabulary - stamp.count))
-            slotOf.append(contentsOf: repeatElement(0, count: vocabulary - slotOf.count))
-        }
-        if token.count < n {
-            token.append(contentsOf: repeatElement(0, count: n - token.count))
-            tf.append(contentsOf: repeatElement(0, count: n - tf.count))
-            positions.append(contentsOf: repeatElement(0, count: n * max(cap, 1) - positions.count))
-        }
-        textNumber += 1
-        let number = textNumber
-        let cap = self.cap
-        var used = 0
-        tokenizer.ids.withUnsafeBufferPointer { ids in
-        tokenizer.positions.withUnsafeBufferPointer { tokenPositions in
-        stamp.withUnsafeMutableBufferPointer { stamp in
-        slotOf.withUnsafeMutableBufferPointer { slotOf in
-        token.withUnsafeMutableBufferPointer { token in
-        tf.withUnsafeMutableBufferPointer { tf in
-        positions.withUnsafeMutableBufferPointer { positions in
-            for k in 0..<n {
-                let id = ids[k]
-                let t = Int(id)
-                var s: Int
-                if stamp[t] != number {
-                    stamp[t] = number
-                    s = used
-                    slotOf[t] = Int32(s)
-                    token[s] = id
-                    tf[s] = 0
-                    used += 1
-                } else {
-                    s = Int(slotOf[t])
-                }
-                let f = Int(tf[s])
-                if f < cap { positions[s * cap + f] = tokenPositions[k] }
-                tf[s] = Int32(f + 1)
-            }
-        }}}}}}}
-        count = used
+    init(at base: UnsafeMutableRawPointer, digits: UnsafePointer<UInt8> = WebDigits.table) {
+        self.base = base
+        digitTable = digits
     }
 
-    /// Hands over the vocabulary and drops the scratch buffers.
-    mutating func takeTable() -> TokenTable {
-        let table = tokenizer.takeTable()
-        tokenizer = SearchTokenizer()
-        stamp = []; slotOf = []; token = []; tf = []; positions = []
-        return table
+    @inline(__always)
+    mutating func varint(_ v: UInt32) { count += Varint.write(v, to: base + count) }
+
+    @inline(__always)
+    mutating func digits(_ v: UInt32, _ t: UInt32) { count += WebDigits.write(v, t, to: base + count, digitTable) }
+
+    mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+        guard let from = bytes.baseAddress, bytes.count > 0 else { return }
+        (base + count).copyMemory(from: from, byteCount: bytes.count)
+        count += bytes.count
     }
 }

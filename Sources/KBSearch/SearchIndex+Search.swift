@@ -114,15 +114,14 @@ extension SearchIndex {
     func expansionCandidates(head: String) -> [SearchExpansionRules.Candidate] {
         let key = Array(head.utf8)
         var out: [SearchExpansionRules.Candidate] = []
-        tokens.bytes.withUnsafeBufferPointer { bytes in
-            for t in 0..<tokens.count {
-                let lo = tokens.start(t), hi = Int(tokens.ends[t])
-                guard hi - lo >= SearchExpansionRules.vocabularyMinLength, bytes[lo..<hi].starts(with: key) else { continue }
-                let token = tokens.string(t)
-                let scalars = token.unicodeScalars.map(\.value)
-                guard SearchExpansionRules.isListed(scalars) else { continue }
-                out.append(.init(token: token, scalars: scalars, df: Int(documentFrequency[t])))
-            }
+        let bytes = tokens.bytes
+        for t in 0..<tokens.count {
+            let lo = tokens.start(t), hi = Int(tokens.ends[t])
+            guard hi - lo >= SearchExpansionRules.vocabularyMinLength, bytes[lo..<hi].starts(with: key) else { continue }
+            let token = tokens.string(t)
+            let scalars = token.unicodeScalars.map(\.value)
+            guard SearchExpansionRules.isListed(scalars) else { continue }
+            out.append(.init(token: token, scalars: scalars, df: Int(documentFrequency[t])))
         }
         return out
     }
@@ -196,15 +195,12 @@ extension SearchIndex {
         var credited: [Int32] = []
         var expansionCredited: [Int32] = []
 
-        textField.withUnsafeBufferPointer { tfield in
-        docTextStart.withUnsafeBufferPointer { dts in
-        fieldLengths.withUnsafeBufferPointer { flen in
+        do {
+            let tfield = textField, dts = docTextStart, flen = fieldLengths
             /// Calls `body(doc, tfTilde)` for each allowed document with records in `list`.
             func scan(_ list: PostingList?, _ body: (Int, Double) -> Void) {
                 guard let list else { return }
-                list.doc.withUnsafeBufferPointer { rd in
-                list.text.withUnsafeBufferPointer { rt in
-                list.tf.withUnsafeBufferPointer { rf in
+                let rd = list.doc, rt = list.text, rf = list.tf
                 let hi = rd.count
                 var r = 0
                 while r < hi {
@@ -224,7 +220,6 @@ extension SearchIndex {
                     }
                     body(d, tfTilde)
                 }
-                }}}
             }
             for qc in q.literalCount..<q.tokens.count where !q.covers[qc].isEmpty {
                 scan(lists[qc]) { d, tfTilde in conceptSat[qc].append((Int32(d), tfTilde * (k1 + 1) / (tfTilde + k1))) }
@@ -292,31 +287,28 @@ extension SearchIndex {
                     matched[d] += idfq
                 }
             }
-        }}}
+        }
         if touched.isEmpty { return [] }
 
         // Adjacency: for each query pair, texts where b follows a, or that contain a concept
         // whose query match spans both tokens.
         var maxPairs = [Int32](repeating: 0, count: n)
-        var pairCount: [Int32] = []
+        var pairCount = [Int32](repeating: 0, count: q.pairs.isEmpty ? 0 : textField.count)
         if !q.pairs.isEmpty {
-            pairCount = [Int32](repeating: 0, count: textField.count)
             // A text counts a pair once: only a pair with concepts can meet a text twice.
             let hasPairConcepts = q.pairConcepts.contains { !$0.isEmpty }
             var pairStamp = [Int32](repeating: -1, count: hasPairConcepts ? textField.count : 0)
-            pairCount.withUnsafeMutableBufferPointer { pc in
-            maxPairs.withUnsafeMutableBufferPointer { mp in
-            pairStamp.withUnsafeMutableBufferPointer { ps in
+            do {
                 for (pi, (a, bq)) in q.pairs.enumerated() {
                     let stamp = Int32(pi)
                     func count(_ d: Int, _ gt: Int) {
                         if let allowed, !allowed[d] { return }
                         if hasPairConcepts {
-                            if ps[gt] == stamp { return }
-                            ps[gt] = stamp
+                            if pairStamp[gt] == stamp { return }
+                            pairStamp[gt] = stamp
                         }
-                        pc[gt] += 1
-                        if pc[gt] > mp[d] { mp[d] = pc[gt] }
+                        pairCount[gt] += 1
+                        if pairCount[gt] > maxPairs[d] { maxPairs[d] = pairCount[gt] }
                     }
                     if let la = lists[a], let lb = lists[bq] { forEachAdjacent(la, lb, count) }
                     for qc in q.pairConcepts[pi] {
@@ -327,7 +319,7 @@ extension SearchIndex {
                         }
                     }
                 }
-            }}}
+            }
         }
 
         let totalPairs = Double(q.pairs.count)

@@ -58,7 +58,7 @@ extension SearchIndex {
         header.bytes.append(contentsOf: SearchIndex.magic)
         header.uint32(SearchIndex.binaryFormatVersion)
         header.uint64(UInt64(w.bytes.count))
-        w.bytes.withUnsafeBytes { header.uint64(ContentChecksum.of($0)) }
+        header.uint64(ContentChecksum.of(w.bytes[...]))
         header.uint64(UInt64(postingBytes.count))
         header.uint64(UInt64(textBlocks.count))
         return header.bytes + w.bytes
@@ -77,7 +77,7 @@ extension SearchIndex {
     /// checksums of the eager part, of every posting list and of every document's texts, the
     /// fingerprint and the structure.
     public init(serialized data: Data, expectedFingerprint: String? = nil) throws {
-        let region = data.withUnsafeBytes { ByteRegion([UInt8]($0)) }
+        let region = ByteRegion([UInt8](data))
         try self.init(region: region, expectedFingerprint: expectedFingerprint, verifyAll: true)
     }
 
@@ -247,8 +247,12 @@ extension SearchIndex {
 struct BinaryWriter {
     var bytes: [UInt8] = []
 
-    mutating func uint32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func uint64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func uint32(_ v: UInt32) { littleEndian(v) }
+    mutating func uint64(_ v: UInt64) { littleEndian(v) }
+    /// `v`'s bytes, low byte first.
+    mutating func littleEndian<T: FixedWidthInteger>(_ v: T) {
+        for k in 0..<(T.bitWidth / 8) { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * k))) }
+    }
     mutating func int(_ v: Int) { uint64(UInt64(bitPattern: Int64(v))) }
     mutating func double(_ v: Double) { uint64(v.bitPattern) }
     mutating func bytes(_ v: [UInt8]) { int(v.count); bytes.append(contentsOf: v) }
@@ -256,43 +260,21 @@ struct BinaryWriter {
     mutating func optionalString(_ s: String?) {
         if let s { bytes.append(1); string(s) } else { bytes.append(0) }
     }
-    mutating func int32s(_ v: [Int32]) {
-        int(v.count)
-        #if _endian(little)
-        v.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        #else
-        for x in v { withUnsafeBytes(of: x.littleEndian) { bytes.append(contentsOf: $0) } }
-        #endif
-    }
+    mutating func int32s(_ v: [Int32]) { array(v) }
     /// A fixed-width integer array, little-endian.
     mutating func array<T: FixedWidthInteger>(_ v: [T]) {
         int(v.count)
         #if _endian(little)
+        // The array's memory is already its little-endian bytes.
         v.withUnsafeBytes { bytes.append(contentsOf: $0) }
         #else
-        for x in v { withUnsafeBytes(of: x.littleEndian) { bytes.append(contentsOf: $0) } }
+        for x in v { littleEndian(x) }
         #endif
     }
 
     mutating func doubles(_ v: [Double]) {
         int(v.count)
         for x in v { uint64(x.bitPattern) }
-    }
-
-    /// FNV-1a-style 64-bit checksum over little-endian 64-bit words (the tail zero-padded), then the length.
-    static func checksum<C: RandomAccessCollection & ContiguousBytes>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        let prime: UInt64 = 0x100_0000_01b3
-        bytes.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for i in 0..<words {
-                h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))) &* prime
-            }
-            var tail: UInt64 = 0
-            for i in (words * 8)..<raw.count { tail |= UInt64(raw[i]) << (8 * UInt64(i - words * 8)) }
-            h = (h ^ tail) &* prime
-        }
-        return (h ^ UInt64(bytes.count)) &* prime
     }
 }
 

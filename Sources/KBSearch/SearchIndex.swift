@@ -143,166 +143,65 @@ public struct SearchIndex: Sendable {
         let cap = max(0, parameters.maxPositions)
         let chunks = Parallel.map(chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            var chunk = ChunkBuilder(cap: cap, glossary: glossary)
+            var chunk = BinaryChunk(cap: cap, glossary: glossary)
             // The text buffer sized once from the chunk's text.
             var textSize = 0, textCount = 0
             for d in lo..<hi {
                 for texts in documents[order[d]].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
             }
-            chunk.reserve(textBytes: textSize + 5 * textCount)
-            for d in lo..<hi { chunk.add(documents[order[d]], doc: Int32(d)) }
-            chunk.finish()
+            chunk.textBytes.reserveCapacity(textSize + 5 * textCount)
+            _ = chunk.postings.beginBatch(firstDocument: Int32(lo))
+            for d in lo..<hi { chunk.add(documents[order[d]], number: Int32(d)) }
+            chunk.postings.finish()
             return chunk
         }
-        index.merge(chunks)
+        index.encode(chunks)
         return index
     }
 
-    /// Tokenizes a contiguous range of documents with its own vocabulary and encodes each
-    /// token's records as they come, into the token's own stream (the first record's document
-    /// is kept apart, so that chunks can be joined with the right document delta).
-    struct ChunkBuilder {
-        var tokens = TokenTable()
-        /// Per chunk token: its records, encoded (docs/search.md §7), in document and text order
-        /// (the first without a document delta), its document frequency and first and last document.
-        let state = ChunkTokens()
-        var fieldLengths: [Int32] = []
-        /// The document texts (docs/search.md §7), with each document's end and checksum.
+    /// A contiguous range of documents as `.kb/index` keeps them: their postings (one batch of
+    /// the postings accumulator), and their texts (docs/search.md §7), each document's end and
+    /// checksum, and field lengths.
+    struct BinaryChunk {
+        var postings: PostingsAccumulator<BinaryPostings>
         var textBytes: [UInt8] = []
         var docTextEnd: [Int] = []
         var docChecksum: [UInt64] = []
-        var slots: TextSlots
-        let glossary: SearchGlossary
+        var fieldLengths: [Int32] = []
 
         init(cap: Int, glossary: SearchGlossary) {
-            slots = TextSlots(cap: cap)
-            self.glossary = glossary
+            postings = PostingsAccumulator(cap: cap, glossary: glossary)
         }
 
-        /// Reserves room for texts of `textBytes` bytes.
-        mutating func reserve(textBytes size: Int) {
-            textBytes.reserveCapacity(size)
-        }
-
-        mutating func add(_ doc: SearchDocument, doc d: Int32) {
-            var lengths = [Int32](repeating: 0, count: SearchIndex.fieldCount)
-            var localText: Int32 = 0
+        mutating func add(_ document: SearchDocument, number d: Int32) {
+            postings.add(document, number: d)
+            for length in postings.records.fieldLengths { fieldLengths.append(Int32(length)) }
             let blockStart = textBytes.count
             for field in SearchField.allCases {
-                for ft in doc.fields[field] ?? [] {
-                    lengths[field.rawValue] += Int32(addText(ft.text, doc: d, localText: localText, expand: field != .code))
+                for ft in document.fields[field] ?? [] {
                     Varint.append(UInt32(ft.text.utf8.count), to: &textBytes)
                     textBytes.append(contentsOf: ft.text.utf8)
-                    localText += 1
                 }
             }
-            fieldLengths.append(contentsOf: lengths)
             docTextEnd.append(textBytes.count)
-            docChecksum.append(textBytes.withUnsafeBytes { ContentChecksum.of(UnsafeRawBufferPointer(rebasing: $0[blockStart...])) })
-        }
-
-        /// Tokenizes and posts one text; returns its literal token count (concept tokens do
-        /// not count towards field lengths).
-        mutating func addText(_ text: String, doc: Int32, localText: Int32, expand: Bool) -> Int {
-            slots.tokenize(text, glossary: expand ? glossary : .empty)
-            state.grow(to: slots.vocabularySize)
-            let cap = slots.cap
-            let tokens = state.base
-            let maxRecord = 15 + 5 * cap
-            slots.token.withUnsafeBufferPointer { slotToken in
-            slots.tf.withUnsafeBufferPointer { slotTf in
-            slots.positions.withUnsafeBufferPointer { slotPositions in
-                for s in 0..<slots.count {
-                    let t = Int(slotToken[s])
-                    let out = tokens[t].reserve(maxRecord)
-                    var n = 0
-                    let last = tokens[t].lastDoc
-                    if last != doc { tokens[t].documentFrequency += 1 }
-                    if last < 0 {
-                        tokens[t].firstDoc = doc
-                    } else {
-                        n += Varint.write(UInt32(doc - last), to: out + n)
-                    }
-                    tokens[t].lastDoc = doc
-                    tokens[t].recordCount += 1
-                    n += Varint.write(UInt32(localText), to: out + n)
-                    let tf = Int(slotTf[s])
-                    n += Varint.write(UInt32(tf), to: out + n)
-                    var prev: Int32 = 0
-                    let p0 = s * cap
-                    for k in 0..<min(tf, cap) {
-                        let p = slotPositions[p0 + k]
-                        n += Varint.write(UInt32(p - prev), to: out + n)
-                        prev = p
-                    }
-                    tokens[t].count += n
-                }
-            }}}
-            return slots.literalCount
-        }
-
-        /// Takes the vocabulary and drops the scratch buffers.
-        mutating func finish() {
-            tokens = slots.takeTable()
+            docChecksum.append(ContentChecksum.of(textBytes[blockStart...]))
         }
     }
 
-    /// Joins the chunks: vocabularies in first-appearance order (as if built serially), each
-    /// token's encoded records chunk after chunk, the texts, lengths and statistics.
-    mutating func merge(_ chunks: [ChunkBuilder]) {
-        var maps: [[Int32]] = []
-        tokens = TokenTable()
-        for chunk in chunks {
-            var map = [Int32](repeating: 0, count: chunk.tokens.count)
-            chunk.tokens.bytes.withUnsafeBufferPointer { bytes in
-                for i in 0..<chunk.tokens.count {
-                    let s = chunk.tokens.start(i)
-                    let (id, isNew) = tokens.intern(bytes.baseAddress! + s, Int(chunk.tokens.ends[i]) - s, hash: chunk.tokens.hashes[i])
-                    if isNew { documentFrequency.append(0); recordCount.append(0) }
-                    documentFrequency[Int(id)] += chunk.state[i].documentFrequency
-                    recordCount[Int(id)] += chunk.state[i].recordCount
-                    map[i] = id
-                }
-            }
-            maps.append(map)
+    /// Joins the chunks (`MergedPostings`) and encodes the postings, texts, lengths and statistics.
+    mutating func encode(_ chunks: [BinaryChunk]) {
+        let postings = MergedPostings(chunks.map(\.postings),
+                                      batches: chunks.indices.map { ($0, 0..<chunks[$0].postings.parts.count) },
+                                      documentCount: ids.count)
+        tokens = postings.vocabulary
+        documentFrequency = postings.documentFrequency
+        recordCount = postings.recordCount
+        (postingBytes, postingOffset) = postings.concatenated(BinaryPostings.self)
+        postingChecksum = (0..<tokens.count).map {
+            ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1])))
         }
-        let v = tokens.count
 
-        // Postings: sizes, then bytes.
-        var size = [Int](repeating: 0, count: v)
-        var prevLast = [Int32](repeating: 0, count: v)
-        for (c, chunk) in chunks.enumerated() {
-            let map = maps[c]
-            for i in 0..<chunk.tokens.count {
-                let g = Int(map[i])
-                size[g] += Varint.length(UInt32(chunk.state[i].firstDoc - prevLast[g])) + chunk.state[i].count
-                prevLast[g] = chunk.state[i].lastDoc
-            }
-        }
-        postingOffset = [Int64](repeating: 0, count: v + 1)
-        for t in 0..<v { postingOffset[t + 1] = postingOffset[t] + Int64(size[t]) }
-        let total = Int(postingOffset[v])
-        let out = UnsafeMutableRawPointer.allocate(byteCount: max(1, total), alignment: 8)
-        var cursor = postingOffset.map(Int.init)
-        for t in 0..<v { prevLast[t] = 0 }
-        for (c, chunk) in chunks.enumerated() {
-            let map = maps[c]
-            for i in 0..<chunk.tokens.count {
-                let g = Int(map[i])
-                cursor[g] += Varint.write(UInt32(chunk.state[i].firstDoc - prevLast[g]), to: out + cursor[g])
-                let b = chunk.state.bytes(i)
-                if b.count > 0 { (out + cursor[g]).copyMemory(from: b.baseAddress!, byteCount: b.count) }
-                cursor[g] += b.count
-                prevLast[g] = chunk.state[i].lastDoc
-            }
-        }
-        postingBytes = ByteRegion(taking: out, count: total)
-        postingChecksum = (0..<v).map { ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1]))) }
-
-        // Texts and field lengths.
-        let textTotal = chunks.reduce(0) { $0 + $1.textBytes.count }
-        let texts = UnsafeMutableRawPointer.allocate(byteCount: max(1, textTotal), alignment: 8)
-        var at = 0
+        var textEnd = 0
         textBlockStart = [0]
         textBlockStart.reserveCapacity(ids.count + 1)
         textBlockChecksum = []
@@ -310,30 +209,20 @@ public struct SearchIndex: Sendable {
         fieldLengths = []
         fieldLengths.reserveCapacity(ids.count * SearchIndex.fieldCount)
         for chunk in chunks {
-            chunk.textBytes.withUnsafeBytes { b in
-                if let base = b.baseAddress { (texts + at).copyMemory(from: base, byteCount: b.count) }
-            }
-            for end in chunk.docTextEnd { textBlockStart.append(Int64(at + end)) }
-            at += chunk.textBytes.count
+            for end in chunk.docTextEnd { textBlockStart.append(Int64(textEnd + end)) }
+            textEnd += chunk.textBytes.count
             textBlockChecksum.append(contentsOf: chunk.docChecksum)
             fieldLengths.append(contentsOf: chunk.fieldLengths)
         }
-        textBlocks = ByteRegion(taking: texts, count: textTotal)
+        textBlocks = ByteRegion(concatenating: chunks.map(\.textBytes))
 
-        var totalLength = [Int](repeating: 0, count: SearchIndex.fieldCount)
-        for (i, l) in fieldLengths.enumerated() { totalLength[i % SearchIndex.fieldCount] += Int(l) }
-        finishStatistics(totalLength: totalLength)
-    }
-
-    mutating func finishStatistics(totalLength: [Int]) {
-        let n = Double(ids.count)
-        averageFieldLengths = totalLength.map { ids.isEmpty ? 0 : Double($0) / n }
-        idf = documentFrequency.map { SearchIndex.idf(df: Double($0), n: n) }
-        idfUnknown = SearchIndex.idf(df: 0, n: n)
+        averageFieldLengths = postings.statistics.averageFieldLengths
+        idf = postings.statistics.idf
+        idfUnknown = postings.statistics.idfUnknown
     }
 
     static func idf(df: Double, n: Double) -> Double {
-        log(1 + (n - df + 0.5) / (df + 0.5))
+        PostingsStatistics.idf(df: df, n: n)
     }
 
     // MARK: Decoding
@@ -362,14 +251,16 @@ public struct SearchIndex: Sendable {
         list.doc.reserveCapacity(records); list.text.reserveCapacity(records)
         list.tf.reserveCapacity(records); list.posStart.reserveCapacity(records)
         list.pos.reserveCapacity(records * 2)
-        let ok: Bool = docTextStart.withUnsafeBufferPointer { dts in
+        let dts = docTextStart
+        let ok: Bool = {
             var reader = VarintReader(raw.bindMemory(to: UInt8.self))
             var doc: UInt32 = 0
             var lastDoc = -1, lastText = -1
             for _ in 0..<records {
                 guard let dd = reader.read(), let tx = reader.read(), let f = reader.read() else { return false }
-                doc &+= dd
-                guard doc < UInt32(n), f >= 1, f <= UInt32(Int32.max) else { return false }
+                let (next, overflow) = doc.addingReportingOverflow(dd)
+                doc = next
+                guard !overflow, doc < UInt32(n), f >= 1, f <= UInt32(Int32.max) else { return false }
                 let d = Int(doc), x = Int(tx)
                 guard x < Int(dts[d + 1] - dts[d]), d > lastDoc || (d == lastDoc && x > lastText) else { return false }
                 lastDoc = d; lastText = x
@@ -378,12 +269,12 @@ public struct SearchIndex: Sendable {
                 var p: UInt32 = 0
                 for _ in 0..<min(Int(f), cap) {
                     guard let delta = reader.read() else { return false }
-                    p &+= delta
+                    p &+= delta // read bytes: a wrong gap wraps instead of trapping
                     list.pos.append(Int32(truncatingIfNeeded: p))
                 }
             }
             return reader.isAtEnd
-        }
+        }()
         return ok ? list : nil
     }
 

@@ -63,9 +63,19 @@ final class ByteRegion: @unchecked Sendable {
     }
 
     convenience init(_ bytes: [UInt8]) {
-        let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
-        bytes.withUnsafeBytes { if let b = $0.baseAddress { p.copyMemory(from: b, byteCount: $0.count) } }
-        self.init(taking: p, count: bytes.count)
+        self.init(concatenating: [bytes])
+    }
+
+    /// The bytes of `parts`, one after another, in one allocation.
+    convenience init(concatenating parts: [[UInt8]]) {
+        let total = parts.reduce(0) { $0 + $1.count }
+        let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, total), alignment: 8)
+        var at = 0
+        for part in parts {
+            part.withUnsafeBytes { if let b = $0.baseAddress { (p + at).copyMemory(from: b, byteCount: $0.count) } }
+            at += part.count
+        }
+        self.init(taking: p, count: total)
     }
 
     init() {

@@ -226,18 +226,14 @@ struct SearchTokenizer {
                         } else {
                             break
                         }
-                        // Wrapping: both stay below the text's byte count.
-                        i &+= 1
+                        i += 1
                         previous = at
-                        at &+= width
+                        at += width
                     }
                 }}
             }
             if tracksSources {
-                normStart.withUnsafeMutableBufferPointer { ns in
-                normEnd.withUnsafeMutableBufferPointer { ne in
-                    for k in 0..<i { ns[k] = Int32(k); ne[k] = Int32(k + 1) }
-                }}
+                for k in 0..<i { normStart[k] = Int32(k); normEnd[k] = Int32(k + 1) }
             }
             normalized.removeLast(bytes - i)
             classes.removeLast(bytes - i)
@@ -286,9 +282,9 @@ struct SearchTokenizer {
         // Valid UTF-8: a sequence's bytes are all there (offsets wrap without checks).
         let b0 = UInt32(buf[i])
         if b0 < 0x80 { return (b0, 1) }
-        if b0 < 0xE0 { return (((b0 & 0x1F) << 6) | (UInt32(buf[i &+ 1]) & 0x3F), 2) }
-        if b0 < 0xF0 { return (((b0 & 0x0F) << 12) | ((UInt32(buf[i &+ 1]) & 0x3F) << 6) | (UInt32(buf[i &+ 2]) & 0x3F), 3) }
-        return (((b0 & 0x07) << 18) | ((UInt32(buf[i &+ 1]) & 0x3F) << 12) | ((UInt32(buf[i &+ 2]) & 0x3F) << 6) | (UInt32(buf[i &+ 3]) & 0x3F), 4)
+        if b0 < 0xE0 { return (((b0 & 0x1F) << 6) | (UInt32(buf[i + 1]) & 0x3F), 2) }
+        if b0 < 0xF0 { return (((b0 & 0x0F) << 12) | ((UInt32(buf[i + 1]) & 0x3F) << 6) | (UInt32(buf[i + 2]) & 0x3F), 3) }
+        return (((b0 & 0x07) << 18) | ((UInt32(buf[i + 1]) & 0x3F) << 12) | ((UInt32(buf[i + 2]) & 0x3F) << 6) | (UInt32(buf[i + 3]) & 0x3F), 4)
     }
 
     /// Decodes valid UTF-8 (a Swift string's) into `original`.
@@ -342,28 +338,27 @@ struct SearchTokenizer {
         var pos: Int32 = 0
         let han = SearchScalarClass.han.rawValue, kana = SearchScalarClass.kana.rawValue, hangul = SearchScalarClass.hangul.rawValue
         let classOf = classes
-        // Wrapping: indexes stay below the scalar count.
         classOf.withUnsafeBufferPointer { cls in
             while i < n {
                 let c = cls[i]
                 if c == han || c == kana || c == hangul {
-                    var j = i &+ 1
+                    var j = i + 1
                     if c == hangul {
-                        while j < n && cls[j] == hangul { j &+= 1 }
+                        while j < n && cls[j] == hangul { j += 1 }
                     } else {
-                        while j < n && (cls[j] == han || cls[j] == kana) { j &+= 1 }
+                        while j < n && (cls[j] == han || cls[j] == kana) { j += 1 }
                     }
                     emitCJKRun(i, j, pos, mode)
-                    pos &+= Int32(truncatingIfNeeded: j &- i)
+                    pos += Int32(j - i)
                     i = j
                 } else if Self.isWordClass(c) {
-                    var j = i &+ 1
+                    var j = i + 1
                     while j < n {
                         let d = cls[j]
                         if Self.isWordClass(d) {
-                            j &+= 1
-                        } else if d == SearchScalarClass.dot.rawValue, j &+ 1 < n, Self.isWordClass(cls[j &+ 1]) {
-                            j &+= 1
+                            j += 1
+                        } else if d == SearchScalarClass.dot.rawValue, j + 1 < n, Self.isWordClass(cls[j + 1]) {
+                            j += 1
                         } else {
                             break
                         }
@@ -376,7 +371,7 @@ struct SearchTokenizer {
                     }
                     i = j
                 } else {
-                    i &+= 1
+                    i += 1
                 }
             }
         }
@@ -495,13 +490,10 @@ struct SearchTokenizer {
     /// `scratch` until `flushScratch`; a new one is made, interned and remembered by `internScalars`.
     private mutating func emitCJKRunInterned(_ a: Int, _ len: Int, _ pos: Int32, unigrams: Bool) {
         if unigramIDs.isEmpty { unigramIDs = [Int32](repeating: -1, count: 0x10000) }
-        // Token j of the run: the unigram (j even) or the bigram (j odd) at scalar j / 2.
-        var j = unigrams ? 0 : 1
-        let end = 2 * len - 1
-        while j < end {
-            let room = end - j
+        var token = CJKRunToken(scalar: 0, isBigram: !unigrams)
+        while token.exists(inRunOf: len) {
             let scratch = self.scratch
-            scratch.reserve(scratch.pending + room)
+            scratch.reserve(scratch.pending + 2 * (len - token.scalar))
             let runIDs = scratch.ids, runPositions = scratch.positions
             var o = scratch.pending
             do {
@@ -509,37 +501,36 @@ struct SearchTokenizer {
                 let known = unigramIDs, map = scalarTokens
                 normalized.withUnsafeBufferPointer { norm in
                 known.withUnsafeBufferPointer { known in
-                    // Wrapping: indexes stay within the run, positions within the text's.
-                    while j < end {
-                        let k = j >> 1
-                        let c = norm[a &+ k]
+                    while token.exists(inRunOf: len) {
+                        let k = token.scalar
+                        let c = norm[a + k]
                         let id: Int32
-                        if j & 1 == 0 {
-                            id = c < 0x10000 ? known[Int(c)] : map.find(UInt64(c))
+                        if token.isBigram {
+                            id = map.find(ScalarTokenKey.bigram(c, norm[a + k + 1]))
                         } else {
-                            id = map.find((UInt64(c) &+ 1) << 21 | UInt64(norm[a &+ k &+ 1]))
+                            id = c < 0x10000 ? known[Int(c)] : map.find(ScalarTokenKey.unigram(c))
                         }
                         if id < 0 { break }
                         runIDs[o] = id
-                        runPositions[o] = pos &+ Int32(truncatingIfNeeded: k)
-                        o &+= 1
-                        j &+= unigrams ? 1 : 2
+                        runPositions[o] = pos + Int32(k)
+                        o += 1
+                        token.advance(unigrams: unigrams)
                     }
                 }}
             }
             scratch.pending = o
-            if j < end {
+            if token.exists(inRunOf: len) {
                 // A token not seen before (after the ones gathered: it goes to `ids` itself).
                 flushScratch()
-                let k = j >> 1
+                let k = token.scalar
                 let c = normalized[a + k]
-                if j & 1 == 0 {
-                    internScalars(UInt64(c), c, nil, pos + Int32(k), a + k)
-                } else {
+                if token.isBigram {
                     let d = normalized[a + k + 1]
-                    internScalars((UInt64(c) + 1) << 21 | UInt64(d), c, d, pos + Int32(k), a + k)
+                    internScalars(ScalarTokenKey.bigram(c, d), c, d, pos + Int32(k), a + k)
+                } else {
+                    internScalars(ScalarTokenKey.unigram(c), c, nil, pos + Int32(k), a + k)
                 }
-                j += unigrams ? 1 : 2
+                token.advance(unigrams: unigrams)
             }
         }
     }
@@ -765,7 +756,7 @@ struct ScalarTokenMap {
                 let x = e[s].key
                 if x == key { return e[s].value }
                 if x == .max { return -1 }
-                s = (s &+ 1) & mask
+                s = (s + 1) & mask
             }
         }
     }
@@ -820,25 +811,25 @@ struct LatinRunCache {
     /// The run with these scalars, or -1.
     func find(_ key: UnsafeBufferPointer<UInt32>) -> Int {
         let h = Self.hash(key)
-        return slots.withUnsafeBufferPointer { slots in
-        hashes.withUnsafeBufferPointer { hashes in
-        keyEnd.withUnsafeBufferPointer { keyEnd in
-        keys.withUnsafeBufferPointer { keys in
-            let mask = slots.count - 1
-            var s = slot(h)
-            while true {
-                let r = Int(slots[s])
-                if r < 0 { return -1 }
-                if hashes[r] == h {
-                    let start = r == 0 ? 0 : keyEnd[r - 1]
-                    if keyEnd[r] - start == key.count
-                        && (key.isEmpty || memcmp(keys.baseAddress! + start, key.baseAddress!, key.count * 4) == 0) {
-                        return r
-                    }
+        let mask = slots.count - 1
+        var s = slot(h)
+        while true {
+            let r = Int(slots[s])
+            if r < 0 { return -1 }
+            if hashes[r] == h {
+                let start = r == 0 ? 0 : keyEnd[r - 1]
+                if keyEnd[r] - start == key.count && sameScalars(start, key) {
+                    return r
                 }
-                s = (s &+ 1) & mask
             }
-        }}}}
+            s = (s + 1) & mask
+        }
+    }
+
+    /// Whether `keys[start ..< start + key.count]` are `key`.
+    private func sameScalars(_ start: Int, _ key: UnsafeBufferPointer<UInt32>) -> Bool {
+        for k in 0..<key.count where keys[start + k] != key[k] { return false }
+        return true
     }
 
     /// Gathers run `r`'s tokens at `pos` in `scratch` (and sets its scalar positions at `at`); returns the next position.
@@ -848,13 +839,9 @@ struct LatinRunCache {
         let o = scratch.pending
         scratch.reserve(o + end - start)
         let outIDs = scratch.ids, outPositions = scratch.positions
-        tokenIDs.withUnsafeBufferPointer { ids in
-            tokenPositions.withUnsafeBufferPointer { positions in
-                for k in start..<end {
-                    outIDs[o &+ k &- start] = ids[k]
-                    outPositions[o &+ k &- start] = pos &+ positions[k]
-                }
-            }
+        for k in start..<end {
+            outIDs[o + k - start] = tokenIDs[k]
+            outPositions[o + k - start] = pos + tokenPositions[k]
         }
         scratch.pending = o + end - start
         if setScalarPositions {
@@ -908,4 +895,33 @@ struct LatinRunCache {
             }
         }
     }
+}
+
+/// A token of a CJK run (docs/search.md §2.3): the unigram at scalar `scalar`, or the bigram of it
+/// and the next scalar. A run's tokens come per scalar: its unigram (when unigrams are made),
+/// then its bigram.
+struct CJKRunToken {
+    var scalar: Int
+    var isBigram: Bool
+
+    /// Whether a run of `length` scalars has this token.
+    func exists(inRunOf length: Int) -> Bool { isBigram ? scalar + 1 < length : scalar < length }
+
+    /// The run's next token.
+    mutating func advance(unigrams: Bool) {
+        if unigrams && !isBigram {
+            isBigram = true
+        } else {
+            scalar += 1
+            isBigram = !unigrams
+        }
+    }
+}
+
+/// The key of a CJK unigram or bigram in `ScalarTokenMap`: the scalar itself, or the first
+/// scalar plus one above 21 bits and the second below (scalars take 21 bits, so no bigram key
+/// equals a unigram key).
+enum ScalarTokenKey {
+    static func unigram(_ c: UInt32) -> UInt64 { UInt64(c) }
+    static func bigram(_ c: UInt32, _ d: UInt32) -> UInt64 { (UInt64(c) + 1) << 21 | UInt64(d) }
 }

@@ -126,6 +126,16 @@ struct TokenTable: Sendable {
         return (id, true)
     }
 
+    /// Interns token `i` of `other`; returns its id here and whether it is new.
+    mutating func intern(tokenAt i: Int, of other: TokenTable) -> (Int32, Bool) {
+        other.withBytes(ofToken: i) { intern($0.baseAddress!, $0.count, hash: other.hashes[i]) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of token `i`.
+    func withBytes<R>(ofToken i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start(i)..<Int(ends[i])])) }
+    }
+
     private mutating func grow() {
         let bits = 32 - shift + 1
         slots = Array(repeating: -1, count: 1 << bits)

@@ -28,6 +28,9 @@ struct WebBytes {
     @inline(__always)
     mutating func advance(by n: Int) { count += n }
 
+    /// The bytes written so far (valid until the next write).
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
     private mutating func grow(_ needed: Int) {
         var c = capacity * 2
         while c < needed { c *= 2 }
@@ -48,6 +51,18 @@ struct WebBytes {
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         append(bytes.bindMemory(to: UInt8.self))
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+        for b in bytes { byte(b) }
+    }
+
+    /// Writes at most `extra` bytes with `body` (records, in `WebDigits` or copied).
+    mutating func records(reserving extra: Int, _ body: (inout RecordWriter) -> Void) {
+        var out = RecordWriter(at: UnsafeMutableRawPointer(reserve(extra)))
+        body(&out)
+        precondition(out.count <= extra)
+        advance(by: out.count)
     }
 
     @inline(__always)

@@ -158,9 +158,9 @@ struct WebExportPatcher {
             throw Fallback("the metadata does not match the patch state")
         }
         var totals = meta.averageFieldLengths.map { Int(($0 * Double(n)).rounded()) }
-        let oldMeta = SearchWebExport.metaFile(parameters: parameters, glossary: glossary,
-                                               averageFieldLengths: totals.map { Double($0) / Double(n) }, documentCount: n,
-                                               tokenCount: state.tokenCount, shardCount: shardCount, framing: framing)
+        let oldMeta = WebMetaFile(parameters: parameters, glossary: glossary,
+                                  averageFieldLengths: totals.map { Double($0) / Double(n) }, documentCount: n,
+                                  tokenCount: state.tokenCount, shardCount: shardCount).bytes(framing: framing)
         guard oldMeta == Data(metaBytes) else {
             throw Fallback("the metadata is not what these parameters and glossary make, or its field totals do not round-trip")
         }
@@ -256,20 +256,20 @@ struct WebExportPatcher {
 
         // Metadata, filters and the document's file.
         for f in totals.indices { totals[f] += after.fieldLengths[f] - before.fieldLengths[f] }
-        let newMeta = SearchWebExport.metaFile(parameters: parameters, glossary: glossary,
-                                               averageFieldLengths: totals.map { Double($0) / Double(n) }, documentCount: n,
-                                               tokenCount: tokenCount, shardCount: shardCount, framing: framing)
+        let newMeta = WebMetaFile(parameters: parameters, glossary: glossary,
+                                  averageFieldLengths: totals.map { Double($0) / Double(n) }, documentCount: n,
+                                  tokenCount: tokenCount, shardCount: shardCount).bytes(framing: framing)
         try put(.meta, [UInt8](newMeta))
         let newFilter = WebExportReading.FilterDocument(lang: new.lang, status: new.status, tags: new.tags)
         if newFilter != filters[d] {
-            let oldFilters = SearchWebExport.filtersFile(documentCount: n, framing: framing) { i in
-                (filters[i].lang, filters[i].status, filters[i].tags)
-            }
+            let oldFilters = WebFiltersFile(documents: (0..<n).map { i in
+                WebFiltersFile.Document(lang: filters[i].lang, status: filters[i].status, tags: filters[i].tags)
+            }).bytes(framing: framing)
             guard oldFilters == Data(filtersBytes) else { throw Fallback("the filters do not read back losslessly") }
-            let newFilters = SearchWebExport.filtersFile(documentCount: n, framing: framing) { i in
+            let newFilters = WebFiltersFile(documents: (0..<n).map { i in
                 let f = i == d ? newFilter : filters[i]
-                return (f.lang, f.status, f.tags)
-            }
+                return WebFiltersFile.Document(lang: f.lang, status: f.status, tags: f.tags)
+            }).bytes(framing: framing)
             try put(.filters, [UInt8](newFilters))
         }
         try put(.doc(d), [UInt8](after.file))

@@ -1,8 +1,8 @@
 import Foundation
 import KBCore
 
-/// One document of the web export tokenized as the export tokenizes it (a `WebChunk` over this
-/// document alone, numbered as in the export): its tokens in the export's order (the order of
+/// One document of the web export tokenized as the export tokenizes it (a postings accumulator
+/// over this document alone, numbered as in the export): its tokens in the export's order (the order of
 /// their first records), each token's records in the web form without the head of the first
 /// one (the document gap, which depends on the token's other documents), its field lengths and
 /// its document file.
@@ -24,20 +24,22 @@ struct WebPatchDocument {
 
     init(_ document: SearchDocument, number d: Int, maxPositions cap: Int, glossary: SearchGlossary,
          framing: SearchWebExport.Framing) {
-        var chunk = WebChunk(cap: max(0, cap), glossary: glossary)
-        _ = chunk.beginBatch(firstDoc: Int32(d))
-        file = chunk.add(document, doc: Int32(d), framing: framing)
-        chunk.finish()
-        fieldLengths = chunk.totalLength
-        for p in 0..<chunk.parts.count {
-            let t = Int(chunk.parts[p].token)
-            let token = chunk.tokens.string(t)
+        var postings = PostingsAccumulator<WebPostings>(cap: max(0, cap), glossary: glossary)
+        _ = postings.beginBatch(firstDocument: Int32(d))
+        postings.add(document, number: Int32(d))
+        file = WebDocumentFile.bytes(document, number: d, textCount: postings.records.textCount,
+                                     textBytes: postings.records.textBytes, framing: framing)
+        postings.finish()
+        fieldLengths = postings.totalLength
+        for p in 0..<postings.parts.count {
+            let t = Int(postings.parts[p].token)
+            let token = postings.vocabulary.string(t)
             rank[token] = tokens.count
             tokens.append(token)
-            nameLengths.append(Int(chunk.tokens.ends[t]) - chunk.tokens.start(t))
-            hashes.append(chunk.tokens.hashes[t])
-            records.append(Array(chunk.state.bytes(t)))
-            recordCounts.append(Int(chunk.state[t].recordCount))
+            nameLengths.append(Int(postings.vocabulary.ends[t]) - postings.vocabulary.start(t))
+            hashes.append(postings.vocabulary.hashes[t])
+            records.append(Array(postings.streams.bytes(t)))
+            recordCounts.append(Int(postings.streams[t].recordCount))
         }
     }
 }

@@ -17,3 +17,10 @@ package enum ContentChecksum {
         return (h ^ UInt64(raw.count)) &* prime
     }
 }
+
+extension ContentChecksum {
+    /// The checksum of array bytes.
+    package static func of(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { of($0) }
+    }
+}

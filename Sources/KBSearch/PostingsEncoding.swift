@@ -1,0 +1,95 @@
+import KBCore
+/// One record as the postings accumulator hands it to an encoder: which of the document's
+/// records (`DocumentRecords`) it is, and what the token's previous record was.
+struct PostingRecord {
+    /// The record's index in the document's records.
+    var index: Int
+    /// The document gap from the token's previous record, or nil for the token's first record
+    /// in a batch (that gap is written when the parts are joined: `PostingsEncoding.writeHead`).
+    var gap: Int32?
+    /// Whether this is the token's first record in the document.
+    var startsDocument: Bool
+    /// Text number and field of the token's previous record.
+    var previousText: Int32
+    var previousField: Int32
+}
+
+/// How one index form writes a token's records (`BinaryPostings`, docs/search.md §7, and
+/// `WebPostings`, §6). The postings accumulator decides which record goes where; an encoding
+/// only writes bytes.
+protocol PostingsEncoding {
+    /// The most bytes one record with `cap` positions takes.
+    static func maxRecordLength(cap: Int) -> Int
+    /// Writes a record of `records`.
+    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter)
+    /// The length of the head before a part: the document gap from the token's previous record
+    /// (from document 0 for its first part).
+    static func headLength(gap: Int32) -> Int
+    static func writeHead(gap: Int32, into out: inout RecordWriter)
+}
+
+/// The binary `.kb/index` records (docs/search.md §7): document gap, text, tf and the position
+/// gaps, each a varint.
+enum BinaryPostings: PostingsEncoding {
+    static func maxRecordLength(cap: Int) -> Int { 15 + 5 * cap }
+
+    @inline(__always)
+    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter) {
+        let r = record.index
+        if let gap = record.gap { out.varint(UInt32(gap)) }
+        out.varint(UInt32(records.text[r]))
+        let tf = Int(records.tf[r])
+        out.varint(UInt32(tf))
+        var previous: Int32 = 0
+        for k in 0..<min(tf, records.cap) {
+            let p = records.positions[r * records.cap + k]
+            out.varint(UInt32(p - previous))
+            previous = p
+        }
+    }
+
+    static func headLength(gap: Int32) -> Int { Varint.length(UInt32(gap)) }
+    static func writeHead(gap: Int32, into out: inout RecordWriter) { out.varint(UInt32(gap)) }
+}
+
+/// The web export's records (docs/search.md §6), in `WebDigits`.
+enum WebPostings: PostingsEncoding {
+    static func maxRecordLength(cap: Int) -> Int { WebDigits.maxLength * (5 + cap) }
+
+    @inline(__always)
+    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter) {
+        let fieldCount = Int32(SearchIndex.fieldCount)
+        let r = record.index
+        let text = records.text[r], field = records.field[r]
+        let fieldLength = UInt32(records.fieldLengths[Int(field)])
+        if record.startsDocument {
+            // The first record of the document: its head (the document gap), text and field,
+            // and the field's length.
+            if let gap = record.gap { writeHead(gap: gap, into: &out) }
+            out.digits(UInt32(text * fieldCount + field), WebDigits.textT)
+            out.digits(fieldLength, WebDigits.lengthT)
+        } else {
+            // A later record of the same document: text gap and field step in one head, then
+            // the field's length if the field changed.
+            let step = field - record.previousField
+            out.digits(UInt32(2 * ((text - record.previousText - 1) * fieldCount + step)), WebDigits.headT)
+            if step != 0 { out.digits(fieldLength, WebDigits.lengthT) }
+        }
+        // Positions: the first with whether tf > 1, then tf − 2, then the gaps.
+        let tf = Int(records.tf[r])
+        let m = min(tf, records.cap)
+        let p0 = r * records.cap
+        let first = m > 0 ? records.positions[p0] : 0
+        out.digits(UInt32(2 * first) + (tf > 1 ? 1 : 0), WebDigits.positionT)
+        if tf > 1 { out.digits(UInt32(tf - 2), WebDigits.smallT) }
+        var previous = first
+        for k in 1..<max(m, 1) {
+            let p = records.positions[p0 + k]
+            out.digits(UInt32(p - previous), WebDigits.smallT)
+            previous = p
+        }
+    }
+
+    static func headLength(gap: Int32) -> Int { WebDigits.length(UInt32(2 * gap + 1), WebDigits.headT) }
+    static func writeHead(gap: Int32, into out: inout RecordWriter) { out.digits(UInt32(2 * gap + 1), WebDigits.headT) }
+}
