@@ -54,7 +54,7 @@ struct SiteSearchExport {
         private let queue: SiteWriter.Queue
         /// Set by `stop()`: files handed over later are dropped.
         private let stopped = Mutex(false)
-        /// Shard and token files being written now (`stop()` waits for them).
+        /// Files being handed over or written now (`stop()` waits for them).
         private let writing = DispatchGroup()
         private let failures = FirstFailure()
 
@@ -65,22 +65,27 @@ struct SiteSearchExport {
         }
 
         func add(_ d: Int, _ data: Data) {
+            // The queue may make the caller wait (it holds a bounded number of files), so it is
+            // not called under the lock, which the other workers would spin on meanwhile.
+            guard start() else { return }
+            defer { writing.leave() }
+            queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
+        }
+
+        /// Counts a hand-over in unless `stop()` was called; entering the group under the lock
+        /// `stop()` takes means that once it has set `stopped`, nothing starts, and it waits for
+        /// what did.
+        private func start() -> Bool {
             stopped.withLock { stopped in
-                guard !stopped else { return }
-                queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
+                if !stopped { writing.enter() }
+                return !stopped
             }
         }
 
         /// Writes a shard or token file now, on the calling thread (positions after every
         /// document's, for the order of errors).
         func write(_ kind: SearchWebExport.PostingsFile, _ k: Int, _ pieces: [UnsafeRawBufferPointer]) {
-            // Entering the group under the lock `stop()` takes: once it has set `stopped`, no
-            // write starts, and it waits for those that did.
-            let started = stopped.withLock { stopped in
-                if !stopped { writing.enter() }
-                return !stopped
-            }
-            guard started else { return }
+            guard start() else { return }
             defer { writing.leave() }
             let (path, position) = switch kind {
             case .shard: (SiteSearchExport.folder + "/shard-\(k).js", Int(Int32.max) + k)
