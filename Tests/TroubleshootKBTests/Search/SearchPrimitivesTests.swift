@@ -77,4 +77,66 @@ import Testing
             #expect(Array(accumulator.streams.bytes(t)) == expected[token], "\(label): \(token)")
         }
     }
+
+    // MARK: ChunkParts
+
+    /// Parts begun and ended in an interleaved order (as tokens of a batch are met), across the
+    /// buffer's growth, read back as an array of the same operations keeps them.
+    @Test(arguments: [("within the first block", 10), ("across two growths", 5_000)])
+    func chunkPartsMatchAPlainArray(_ label: String, _ count: Int) {
+        var random = SplitMix64(state: UInt64(count))
+        let parts = ChunkParts()
+        var plain: [ChunkPart] = []
+        var open: [Int32] = []
+        for k in 0..<count {
+            let token = Int32.random(in: 0..<1_000, using: &random)
+            let p = parts.begin(token: token, firstDoc: Int32(k), from: k * 3)
+            plain.append(ChunkPart(token: token, firstDoc: Int32(k), from: k * 3))
+            #expect(Int(p) == plain.count - 1, "\(label): part number")
+            open.append(p)
+            // End a random open part now and then, the rest at the end.
+            if Bool.random(using: &random), let i = open.indices.randomElement(using: &random) {
+                let ended = open.remove(at: i)
+                parts.end(ended, lastDoc: Int32(k), to: k * 3 + 2)
+                plain[Int(ended)].lastDoc = Int32(k)
+                plain[Int(ended)].to = k * 3 + 2
+            }
+        }
+        for p in open {
+            parts.end(p, lastDoc: Int32(count), to: count * 3)
+            plain[Int(p)].lastDoc = Int32(count)
+            plain[Int(p)].to = count * 3
+        }
+        #expect(parts.count == plain.count)
+        for i in plain.indices {
+            let (a, b) = (parts[i], plain[i])
+            #expect(a.token == b.token && a.firstDoc == b.firstDoc && a.lastDoc == b.lastDoc && a.from == b.from && a.to == b.to,
+                    "\(label): part \(i)")
+        }
+    }
+
+    // MARK: ByteRegion
+
+    /// The one-allocation concatenation holds the bytes `Array.joined()` makes, and a slice of
+    /// it (and of a part of it) the bytes of the same range.
+    @Test(arguments: [("no parts", [Int]()), ("empty parts", [0, 0, 0]), ("mixed sizes", [1, 0, 7, 8, 9, 4_096, 3])])
+    func byteRegionConcatenationMatchesJoined(_ label: String, _ sizes: [Int]) {
+        var random = SplitMix64(state: UInt64(sizes.count + 1))
+        let parts = sizes.map { n in (0..<n).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        let plain = Array(parts.joined())
+        // A region's buffer points into the region: it is read while the region is alive.
+        let region = ByteRegion(concatenating: parts)
+        withExtendedLifetime(region) {
+            #expect(region.count == plain.count, "\(label)")
+            #expect(Array(region.buffer) == plain, "\(label)")
+            if plain.count >= 4 {
+                let range = 1..<(plain.count - 1)
+                #expect(Array(region.slice(range)) == Array(plain[range]), "\(label): slice")
+                let part = ByteRegion(region, offset: 1, count: plain.count - 2)
+                withExtendedLifetime(part) { #expect(Array(part.buffer) == Array(plain[range]), "\(label): part") }
+            }
+        }
+        let whole = ByteRegion(plain)
+        withExtendedLifetime(whole) { #expect(Array(whole.buffer) == plain, "\(label): from one array") }
+    }
 }
