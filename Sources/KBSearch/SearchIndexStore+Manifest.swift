@@ -81,20 +81,15 @@ extension SearchIndexStore {
 
         /// The manifest at `path`; nil if it is missing, of another format or malformed.
         static func read(_ path: String) -> Manifest? {
-            guard let data = FileManager.default.contents(atPath: path) else { return nil }
-            return data.withUnsafeBytes { raw -> Manifest? in
-                let b = raw.bindMemory(to: UInt8.self)
-                guard var lines = ManifestLines(b) else { return nil }
-                var states: [FileState] = []
-                while !lines.atEnd {
-                    guard let row = lines.next() else { return nil }
-                    let path = String(decoding: UnsafeBufferPointer(rebasing: b[row.path]), as: UTF8.self)
-                    states.append(FileState(path: path, status: row.status, hash: row.hash))
-                }
-                // Written sorted; anything else is not our manifest.
-                for k in states.indices.dropFirst() where !SearchIndexStore.pathPrecedes(states[k - 1].path, states[k].path) { return nil }
-                return Manifest(scanTime: lines.scanTime, states: states)
+            guard let bytes = LimitedFileRead.bytes(path, limit: 1 << 30), var lines = ManifestLines(bytes) else { return nil }
+            var states: [FileState] = []
+            while !lines.atEnd {
+                guard let row = lines.next() else { return nil }
+                states.append(FileState(path: String(decoding: bytes[row.path], as: UTF8.self), status: row.status, hash: row.hash))
             }
+            // Written sorted; anything else is not our manifest.
+            for k in states.indices.dropFirst() where !SearchIndexStore.pathPrecedes(states[k - 1].path, states[k].path) { return nil }
+            return Manifest(scanTime: lines.scanTime, states: states)
         }
 
         func write(to path: String) throws {
@@ -115,11 +110,11 @@ extension SearchIndexStore {
     /// Reads the manifest's lines (`path\tsize\tmtime\tctime\tinode\thash`) from its bytes after
     /// checking the two header lines, without making strings.
     struct ManifestLines {
-        let b: UnsafeBufferPointer<UInt8>
+        let b: [UInt8]
         var i: Int
         private(set) var scanTime: Int64
 
-        init?(_ b: UnsafeBufferPointer<UInt8>) {
+        init?(_ b: [UInt8]) {
             let header = Array((SearchIndexStore.manifestHeader + SearchIndexStore.scanTimePrefix).utf8)
             guard b.count >= header.count, b.prefix(header.count).elementsEqual(header) else { return nil }
             self.b = b
@@ -156,7 +151,7 @@ extension SearchIndexStore {
         }
 
         /// A decimal or hexadecimal number (nil if empty, malformed or too large).
-        static func number(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, radix: UInt64) -> UInt64? {
+        static func number(_ b: [UInt8], _ r: Range<Int>, radix: UInt64) -> UInt64? {
             guard !r.isEmpty, r.count <= 20 else { return nil }
             var v: UInt64 = 0
             for k in r {

@@ -350,7 +350,7 @@ public struct SearchIndexStore: Sendable {
             for byte in "\(TroubleshootKBVersion.string)/\(SearchIndex.binaryFormatVersion)".utf8 { mix(UInt64(byte)) }
         }
         @inline(__always) mutating func mix(_ value: UInt64) { hash = (hash ^ value) &* 0x100000001b3 }
-        mutating func mix(bytes: UnsafeBufferPointer<UInt8>) { for byte in bytes { mix(UInt64(byte)) } }
+        mutating func mix(bytes: ArraySlice<UInt8>) { for byte in bytes { mix(UInt64(byte)) } }
         var string: String { String(hash, radix: 16) }
     }
 
@@ -370,29 +370,23 @@ public struct SearchIndexStore: Sendable {
     /// window (the manifest is then written again). Works on the manifest's bytes, without
     /// making strings.
     static func unchangedFingerprint(_ scan: EntryScan, manifestPath: String, scanTime: Int64, extra: UInt64) -> String? {
-        guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
+        guard let b = LimitedFileRead.bytes(manifestPath, limit: 1 << 30), var lines = ManifestLines(b) else { return nil }
         let prefix = Array((scan.directory + "/").utf8)
-        return data.withUnsafeBytes { raw -> String? in
-            let b = raw.bindMemory(to: UInt8.self)
-            guard var lines = ManifestLines(b) else { return nil }
-            var hasher = FingerprintHasher()
-            return scan.relative.withUnsafeBufferPointer { relative -> String? in
-                for k in 0..<scan.count {
-                    guard !scan.outside[k], let (p, status, hash) = lines.next(), status == scan.status[k] else { return nil }
-                    let name = UnsafeBufferPointer(rebasing: relative[scan.start(k)..<scan.ends[k]])
-                    guard p.count == prefix.count + name.count,
-                          memcmp(b.baseAddress! + p.lowerBound, prefix, prefix.count) == 0,
-                          memcmp(b.baseAddress! + p.lowerBound + prefix.count, name.baseAddress!, name.count) == 0 else { return nil }
-                    if status.isRacy(scanTime: lines.scanTime) {
-                        guard status.isRacy(scanTime: scanTime), contentHash(path: scan.path(k)) == hash else { return nil }
-                    }
-                    hasher.mix(bytes: UnsafeBufferPointer(rebasing: b[p]))
-                    hasher.mix(hash)
-                }
-                guard lines.atEnd else { return nil }
-                hasher.mix(extra)
-                return hasher.string
+        var hasher = FingerprintHasher()
+        for k in 0..<scan.count {
+            guard !scan.outside[k], let (p, status, hash) = lines.next(), status == scan.status[k] else { return nil }
+            let name = scan.relative[scan.start(k)..<scan.ends[k]]
+            guard p.count == prefix.count + name.count,
+                  b[p].prefix(prefix.count).elementsEqual(prefix),
+                  b[p].dropFirst(prefix.count).elementsEqual(name) else { return nil }
+            if status.isRacy(scanTime: lines.scanTime) {
+                guard status.isRacy(scanTime: scanTime), contentHash(path: scan.path(k)) == hash else { return nil }
             }
+            hasher.mix(bytes: b[p])
+            hasher.mix(hash)
         }
+        guard lines.atEnd else { return nil }
+        hasher.mix(extra)
+        return hasher.string
     }
 }

@@ -27,7 +27,7 @@ enum BuildFingerprint {
         for asset in assets {
             let bytes: [UInt8]
             if let file = asset.override {
-                bytes = KnowledgeBase.readBytes(file, limit: 256 << 20) ?? []
+                bytes = LimitedFileRead.bytes(file, limit: 256 << 20) ?? []
                 lines.append("theme \(asset.path) \(file) \(bytes.count) \(ContentHash.of(bytes))")
             } else {
                 bytes = BuiltInTheme.files[asset.path] ?? []
@@ -41,7 +41,7 @@ enum BuildFingerprint {
     }
 
     private static func fileLine(_ name: String, _ path: String) -> String {
-        guard let bytes = KnowledgeBase.readBytes(path, limit: 1 << 30) else { return "\(name) missing" }
+        guard let bytes = LimitedFileRead.bytes(path, limit: 1 << 30) else { return "\(name) missing" }
         return "\(name) \(bytes.count) \(ContentHash.of(bytes))"
     }
 }

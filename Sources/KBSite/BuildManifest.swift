@@ -193,7 +193,7 @@ struct BuildManifest: Equatable {
 
     /// The manifest of the site at `output` and its blocks as read, or nil when there is none or it cannot be used.
     static func read(output: String) -> (BuildManifest, blocks: [[UInt8]])? {
-        guard let bytes = KnowledgeBase.readBytes((output as NSString).appendingPathComponent(fileName), limit: 1 << 30) else { return nil }
+        guard let bytes = LimitedFileRead.bytes((output as NSString).appendingPathComponent(fileName), limit: 1 << 30) else { return nil }
         return decode(bytes)
     }
 }

@@ -330,7 +330,7 @@ extension SiteBuilder {
             let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: documentCount, state: state,
                                                      glossary: searchGlossary, framing: .script) { (name: SearchWebExport.FileName) -> [UInt8]? in
                 if let data = patched[name] { return [UInt8](data) }
-                return KnowledgeBase.readBytes(output + "/" + name.sitePath, limit: 1 << 30)
+                return LimitedFileRead.bytes(output + "/" + name.sitePath, limit: 1 << 30)
             }
             switch outcome {
             case .patched(let files, let next):
@@ -423,7 +423,7 @@ final class IncrementalSiteFiles {
     }
 
     /// The bytes of the file at `path` in the site, or nil.
-    func read(_ path: String) -> [UInt8]? { KnowledgeBase.readBytes(full(path), limit: 1 << 30) }
+    func read(_ path: String) -> [UInt8]? { LimitedFileRead.bytes(full(path), limit: 1 << 30) }
 
     /// Writes `bytes` at `path` unless the file already holds them (or `force`).
     func replace(_ path: String, with bytes: [UInt8], force: Bool = false) throws {

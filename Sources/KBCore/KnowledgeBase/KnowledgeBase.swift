@@ -40,7 +40,7 @@ public struct KnowledgeBase: Sendable {
     /// An unreadable or oversized file is an item without an entry, with a diagnostic that says why.
     static func readItem(_ location: EntryLocation, parser: EntryParser, hashesContent: Bool) -> Item {
         let path = location.displayPath
-        if let bytes = readBytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
+        if let bytes = LimitedFileRead.bytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
             let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
             let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
             return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: bytes.count, contentHash: hash)
@@ -70,30 +70,5 @@ public struct KnowledgeBase: Sendable {
         let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
         let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
         return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
-    }
-
-    /// A regular file's bytes read straight into an array, when it is smaller than `limit`; nil on
-    /// any failure or surprise (the caller then takes the path that reads and reports it).
-    package static func readBytes(_ file: String, limit: Int) -> [UInt8]? {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0, Int(info.st_size) < limit else { return nil }
-        let expected = Int(info.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
-            var total = 0
-            while total < expected + 1 {
-                let r = read(fd, buffer.baseAddress! + total, expected + 1 - total)
-                if r < 0 { if errno == EINTR { continue }; failed = true; break }
-                if r == 0 { break }
-                total += r
-            }
-            initialized = total
-        }
-        // A file that grew while it was read is left to the general path.
-        guard !failed, bytes.count <= expected else { return nil }
-        return bytes
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Reads a whole file, refusing one larger than a limit: entry, scenario and report files are read
-/// through it, so an oversized or unreadable file is an error with a message, never a crash.
+/// Reads a whole file, refusing one larger than a limit: entry, scenario, report and site files are
+/// read through it, so an oversized or unreadable file is an error with a message (`read`) or a
+/// nil the caller handles (`bytes`), never a crash.
 package enum LimitedFileRead {
     /// Why a file could not be read, in words for a diagnostic.
     package struct Failure: Error {
@@ -22,5 +23,30 @@ package enum LimitedFileRead {
         } catch {
             return .failure(Failure(message: "cannot read the file: \(error.localizedDescription)"))
         }
+    }
+
+    /// A regular file's bytes read straight into an array, when it is smaller than `limit`; nil on
+    /// any failure or surprise (the caller then takes the path that reads and reports it).
+    package static func bytes(_ file: String, limit: Int) -> [UInt8]? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0, Int(info.st_size) < limit else { return nil }
+        let expected = Int(info.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
+            var total = 0
+            while total < expected + 1 {
+                let r = Glibc.read(fd, buffer.baseAddress! + total, expected + 1 - total)
+                if r < 0 { if errno == EINTR { continue }; failed = true; break }
+                if r == 0 { break }
+                total += r
+            }
+            initialized = total
+        }
+        // A file that grew while it was read is left to the general path.
+        guard !failed, bytes.count <= expected else { return nil }
+        return bytes
     }
 }
