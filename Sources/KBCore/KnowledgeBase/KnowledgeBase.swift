@@ -41,7 +41,7 @@ public struct KnowledgeBase: Sendable {
     static func readItem(_ location: EntryLocation, parser: EntryParser, hashesContent: Bool) -> Item {
         let path = location.displayPath
         if let bytes = LimitedFileRead.bytes(location.file, limit: maximumReadSize + 1), bytes.count <= maximumReadSize {
-            let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
+            let hash = hashesContent ? ContentChecksum.of(bytes[...]) : nil
             let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
             return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: bytes.count, contentHash: hash)
         }
@@ -67,7 +67,7 @@ public struct KnowledgeBase: Sendable {
             ], size: data.count)
         }
         let bytes = [UInt8](data)
-        let hash = hashesContent ? bytes.withUnsafeBytes { ContentChecksum.of($0) } : nil
+        let hash = hashesContent ? ContentChecksum.of(bytes[...]) : nil
         let result = parser.parse(bytes: bytes, path: path, folderName: location.folderName)
         return Item(location: location, entry: result.entry, diagnostics: result.diagnostics, size: data.count, contentHash: hash)
     }
