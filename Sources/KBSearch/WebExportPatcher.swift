@@ -298,6 +298,12 @@ struct WebExportPatcher {
             return
         }
         c.oldEntry = e
+        if let oldRecords, let newRecords, oldRecords == newRecords, case .ownFile(let k) = try shard(c.shard).entries[e].value {
+            // Records alike in both versions of a token with a file of its own: the file stays as
+            // it is, and only its head is read (for the first document; see below).
+            try keepOwnFile(k, &c, shardKey: shard(c.shard).entries[e].key, shard: c.shard)
+            return
+        }
         let (file, entry, ownFile) = try postings(shard: c.shard, entry: e)
         c.ownFile = ownFile
         guard case .postings(let df, let idf, let range) = entry.value else { throw Fallback("no postings") }
@@ -371,6 +377,31 @@ struct WebExportPatcher {
             }
         }
         c.newWeight = ownFile != nil ? c.nameLength + 8 : c.nameLength + out.count + 32
+    }
+
+    /// `c` is a token with its own file `k` whose records are alike in both versions: checks the
+    /// file's head (its key is the shard's, its idf the one its df makes) and reads its first
+    /// document, without reading the postings after the first record.
+    private mutating func keepOwnFile(_ k: Int, _ c: inout Change, shardKey: Range<Int>, shard s: Int) throws {
+        let bytes = try bytes(.token(k))
+        guard let head = WebShardFile.ownFileHead(bytes, name: .token(k), framing: framing) else {
+            throw Fallback("\(FileName.token(k).name(framing)) is not a token file of this export")
+        }
+        guard bytes[head.key].elementsEqual(try shard(s).bytes[shardKey]) else {
+            throw Fallback("\(FileName.token(k).name(framing)) holds another token than its shard names")
+        }
+        guard bytes[head.idf].elementsEqual(Self.idfText(df: head.df, n: n)) else { throw Fallback("an idf is not the one its df makes") }
+        guard let first = try? WebPostingsScanner.firstDocument(bytes, range: head.postings, maxPositions: cap) else {
+            throw Fallback("malformed postings")
+        }
+        c.ownFile = k
+        c.unchanged = true
+        c.oldDf = head.df
+        c.newDf = head.df
+        c.oldFirst = first
+        c.newFirst = first
+        c.oldWeight = c.nameLength + 8
+        c.newWeight = c.oldWeight
     }
 
     /// Token files are numbered in vocabulary order: a token with a file of its own whose place

@@ -29,63 +29,103 @@ struct WebShardFile {
     /// Reads a file of `name` with `framing`; nil when it is not of the expected form.
     init?(_ bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing) {
         self.bytes = bytes
-        guard let body = WebFraming.body(of: bytes, name: name, framing: framing) else { return nil }
-        var p = body.lowerBound
-        let end = body.upperBound
-        func expect(_ s: String) -> Bool {
+        guard var cursor = Cursor(bytes, name: name, framing: framing) else { return nil }
+        if !cursor.expect("}") {
+            while true {
+                guard let (key, value) = cursor.entry() else { return nil }
+                let keyBytes = Array(bytes[key])
+                guard index[keyBytes] == nil else { return nil }
+                index[keyBytes] = entries.count
+                entries.append(Entry(key: key, whole: key.lowerBound..<cursor.p, value: value))
+                if cursor.expect(",") { continue }
+                guard cursor.expect("}") else { return nil }
+                break
+            }
+        }
+        guard cursor.expect("}"), cursor.p == cursor.end else { return nil }
+    }
+
+    /// The start of a token's own file, read no further than the first bytes of its postings: its
+    /// key (with quotes), df, idf, and `postings`, from where the postings start to the end of the
+    /// file's JSON (the postings' closing quote and brackets included, so a reader of the first
+    /// records stops before it). For a token whose postings stay as they are.
+    struct OwnFileHead {
+        var key: Range<Int>
+        var df: Int
+        var idf: Range<Int>
+        var postings: Range<Int>
+    }
+
+    static func ownFileHead(_ bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing) -> OwnFileHead? {
+        guard var cursor = Cursor(bytes, name: name, framing: framing), let key = cursor.key(), cursor.expect(":["),
+              let (df, idf) = cursor.dfAndIdf(), cursor.expect("\"") else { return nil }
+        return OwnFileHead(key: key, df: df, idf: idf, postings: cursor.p..<cursor.end)
+    }
+
+    /// Reads the JSON of a postings file from its start: `{"v":<version>,"t":{` is read on creation.
+    private struct Cursor {
+        let bytes: [UInt8]
+        var p: Int
+        let end: Int
+
+        init?(_ bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing) {
+            guard let body = WebFraming.body(of: bytes, name: name, framing: framing) else { return nil }
+            self.bytes = bytes
+            p = body.lowerBound
+            end = body.upperBound
+            guard expect("{\"v\":\(SearchWebExport.formatVersion),\"t\":{") else { return nil }
+        }
+
+        mutating func expect(_ s: String) -> Bool {
+            let start = p
             for c in s.utf8 {
-                guard p < end, bytes[p] == c else { return false }
+                guard p < end, bytes[p] == c else { p = start; return false }
                 p += 1
             }
             return true
         }
+
         /// Reads up to (not including) `stop`.
-        func until(_ stop: UInt8) -> Range<Int>? {
+        mutating func until(_ stop: UInt8) -> Range<Int>? {
             let start = p
             while p < end && bytes[p] != stop { p += 1 }
             return p < end ? start..<p : nil
         }
-        guard expect("{\"v\":\(SearchWebExport.formatVersion),\"t\":{") else { return nil }
-        if p < end && bytes[p] == UInt8(ascii: "}") {
+
+        /// A JSON string, with its quotes.
+        mutating func key() -> Range<Int>? {
+            let start = p
+            guard p < end, bytes[p] == UInt8(ascii: "\"") else { return nil }
             p += 1
-        } else {
-            while true {
-                let start = p
-                guard p < end, bytes[p] == UInt8(ascii: "\"") else { return nil }
-                p += 1
-                while p < end && bytes[p] != UInt8(ascii: "\"") { p += bytes[p] == UInt8(ascii: "\\") ? 2 : 1 }
-                guard p < end else { return nil }
-                p += 1
-                let key = start..<p
-                guard expect(":") else { return nil }
-                let value: Value
-                if p < end && bytes[p] == UInt8(ascii: "[") {
-                    p += 1
-                    guard let dfRange = until(UInt8(ascii: ",")), let df = Self.int(bytes[dfRange]) else { return nil }
-                    p += 1
-                    guard let idf = until(UInt8(ascii: ",")), !idf.isEmpty else { return nil }
-                    p += 1
-                    guard expect("\"") else { return nil }
-                    guard let postings = until(UInt8(ascii: "\"")) else { return nil }
-                    p += 1
-                    guard expect("]") else { return nil }
-                    value = .postings(df: df, idf: idf, postings: postings)
-                } else {
-                    let digits = p
-                    while p < end && bytes[p] >= UInt8(ascii: "0") && bytes[p] <= UInt8(ascii: "9") { p += 1 }
-                    guard let k = Self.int(bytes[digits..<p]) else { return nil }
-                    value = .ownFile(k)
-                }
-                let keyBytes = Array(bytes[key])
-                guard index[keyBytes] == nil else { return nil }
-                index[keyBytes] = entries.count
-                entries.append(Entry(key: key, whole: start..<p, value: value))
-                if expect(",") { continue }
-                guard expect("}") else { return nil }
-                break
-            }
+            while p < end && bytes[p] != UInt8(ascii: "\"") { p += bytes[p] == UInt8(ascii: "\\") ? 2 : 1 }
+            guard p < end else { return nil }
+            p += 1
+            return start..<p
         }
-        guard expect("}"), p == end else { return nil }
+
+        /// `df,idf,` (after the opening bracket).
+        mutating func dfAndIdf() -> (df: Int, idf: Range<Int>)? {
+            guard let dfRange = until(UInt8(ascii: ",")), let df = WebShardFile.int(bytes[dfRange]) else { return nil }
+            p += 1
+            guard let idf = until(UInt8(ascii: ",")), !idf.isEmpty else { return nil }
+            p += 1
+            return (df, idf)
+        }
+
+        /// `"key":[df,idf,"<postings>"]` or `"key":k`.
+        mutating func entry() -> (key: Range<Int>, value: Value)? {
+            guard let key = key(), expect(":") else { return nil }
+            if expect("[") {
+                guard let (df, idf) = dfAndIdf(), expect("\""), let postings = until(UInt8(ascii: "\"")) else { return nil }
+                p += 1
+                guard expect("]") else { return nil }
+                return (key, .postings(df: df, idf: idf, postings: postings))
+            }
+            let digits = p
+            while p < end && bytes[p] >= UInt8(ascii: "0") && bytes[p] <= UInt8(ascii: "9") { p += 1 }
+            guard let k = WebShardFile.int(bytes[digits..<p]) else { return nil }
+            return (key, .ownFile(k))
+        }
     }
 
     /// A decimal number without sign or leading zeros.

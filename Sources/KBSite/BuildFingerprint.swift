@@ -28,20 +28,20 @@ enum BuildFingerprint {
             let bytes: [UInt8]
             if let file = asset.override {
                 bytes = LimitedFileRead.bytes(file, limit: 256 << 20) ?? []
-                lines.append("theme \(asset.path) \(file) \(bytes.count) \(ContentHash.of(bytes))")
+                lines.append("theme \(asset.path) \(file) \(bytes.count) \(ContentChecksum.of(bytes[...]))")
             } else {
                 bytes = BuiltInTheme.files[asset.path] ?? []
-                lines.append("theme \(asset.path) built-in \(bytes.count) \(ContentHash.of(bytes))")
+                lines.append("theme \(asset.path) built-in \(bytes.count) \(ContentChecksum.of(bytes[...]))")
             }
         }
         lines.append(fileLine("glossary", glossaryPath))
         lines.append(fileLine("check-report", options.checkReportPath))
-        let hash = ContentHash.of(Array(lines.joined(separator: "\n").utf8))
+        let hash = ContentChecksum.of(Array(lines.joined(separator: "\n").utf8)[...])
         return "kb \(TroubleshootKBVersion.string) " + String(hash, radix: 16)
     }
 
     private static func fileLine(_ name: String, _ path: String) -> String {
         guard let bytes = LimitedFileRead.bytes(path, limit: 1 << 30) else { return "\(name) missing" }
-        return "\(name) \(bytes.count) \(ContentHash.of(bytes))"
+        return "\(name) \(bytes.count) \(ContentChecksum.of(bytes[...]))"
     }
 }

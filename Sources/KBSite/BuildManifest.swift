@@ -21,8 +21,9 @@ import Darwin
 struct BuildManifest: Equatable {
     static let fileName = ".kb-build"
     static let magic = "kb-build-manifest"
-    /// Bumped whenever the layout of the file or what a listing holds changes.
-    static let version = 1
+    /// Bumped whenever the layout of the file or what a listing holds changes (2: checksums are
+    /// `ContentChecksum`, over 64-bit words).
+    static let version = 2
 
     /// `BuildFingerprint`: the inputs every page depends on.
     var fingerprint: String
@@ -108,8 +109,8 @@ struct BuildManifest: Equatable {
 
     /// The manifest as bytes: a header line, the fields that concern every entry, then the entry
     /// records in blocks of `blockSize`; each of these parts is length-prefixed (`ManifestWriter`)
-    /// and ends with its checksum (`ContentHash`, 8 bytes little-endian), because strings are read
-    /// back without validating them again.
+    /// and ends with its checksum (`ContentChecksum`, 8 bytes little-endian), because strings are
+    /// read back without validating them again.
     func encoded() -> [UInt8] { encoded(blocks: Self.encodedBlocks(entries)) }
 
     /// The entry records' blocks, each with its checksum (made on all cores); a block of
@@ -150,15 +151,15 @@ struct BuildManifest: Equatable {
     static func decode(_ bytes: [UInt8]) -> (BuildManifest, blocks: [[UInt8]])? {
         let header = Array("\(Self.magic) \(Self.version)\n".utf8)
         guard bytes.starts(with: header) else { return nil }
-        var r = ManifestReader(Array(bytes[header.count...]))
+        var r = ManifestReader(bytes[header.count...])
         guard let headBytes = r.bytes(), let head = ManifestReader.checked(headBytes) else { return nil }
         var h = ManifestReader(head)
         guard let fingerprint = h.string(), let entriesFolder = h.stamp(), let knownIDs = h.strings(),
               let searchState = h.bytes(), let count = h.int(), h.isAtEnd else { return nil }
         var blocks: [[UInt8]] = []
         while !r.isAtEnd {
-            guard let block = r.bytes() else { return nil }
-            blocks.append(block)
+            guard let block = r.slice() else { return nil }
+            blocks.append(Array(block))
         }
         guard blocks.count == (count + Self.blockSize - 1) / Self.blockSize else { return nil }
         let decoded = Parallel.map(blocks.count) { b -> [EntryRecord]? in
@@ -217,7 +218,7 @@ struct ManifestWriter {
 
     /// `bytes` followed by their checksum.
     static func checksummed(_ bytes: [UInt8]) -> [UInt8] {
-        let checksum = ContentHash.of(bytes)
+        let checksum = ContentChecksum.of(bytes[...])
         return bytes + (0..<8).map { UInt8(truncatingIfNeeded: checksum >> (8 * $0)) }
     }
 
@@ -253,25 +254,28 @@ struct ManifestWriter {
 
 /// Reads what `ManifestWriter` wrote; every read returns nil past the end or on a malformed number.
 struct ManifestReader {
-    private let input: [UInt8]
-    private var position = 0
+    private let input: ArraySlice<UInt8>
+    private var position: Int
 
-    init(_ input: [UInt8]) { self.input = input }
-
-    /// The bytes before the trailing checksum (`ContentHash`, 8 bytes little-endian), when it matches.
-    static func checked(_ bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count >= 8 else { return nil }
-        let body = Array(bytes[..<(bytes.count - 8)])
-        let checksum = bytes[(bytes.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return ContentHash.of(body) == checksum ? body : nil
+    init(_ input: ArraySlice<UInt8>) {
+        self.input = input
+        position = input.startIndex
     }
 
-    var isAtEnd: Bool { position == input.count }
+    /// The bytes before the trailing checksum (`ContentChecksum`, 8 bytes little-endian), when it matches.
+    static func checked(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        guard bytes.count >= 8 else { return nil }
+        let body = bytes[..<(bytes.count - 8)]
+        let checksum = bytes[(bytes.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return ContentChecksum.of(body) == checksum ? body : nil
+    }
+
+    var isAtEnd: Bool { position == input.endIndex }
 
     mutating func uint() -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        while position < input.count, shift < 64 {
+        while position < input.endIndex, shift < 64 {
             let byte = input[position]
             position += 1
             value |= UInt64(byte & 0x7F) << shift
@@ -286,21 +290,24 @@ struct ManifestReader {
         return Int(v)
     }
 
-    mutating func bytes() -> [UInt8]? {
-        guard let count = int(), count <= input.count - position else { return nil }
+    mutating func bytes() -> [UInt8]? { slice().map(Array.init) }
+
+    /// The next length-prefixed bytes, in place.
+    mutating func slice() -> ArraySlice<UInt8>? {
+        guard let count = int(), count <= input.endIndex - position else { return nil }
         defer { position += count }
-        return Array(input[position..<position + count])
+        return input[position..<position + count]
     }
 
     /// A string; the manifest's checksum stands for its UTF-8 being what was written.
     mutating func string() -> String? {
-        guard let count = int(), count <= input.count - position else { return nil }
+        guard let count = int(), count <= input.endIndex - position else { return nil }
         defer { position += count }
         return String(decoding: input[position..<position + count], as: UTF8.self)
     }
 
     mutating func strings() -> [String]? {
-        guard let count = int(), count <= input.count - position else { return nil }
+        guard let count = int(), count <= input.endIndex - position else { return nil }
         var values: [String] = []
         for _ in 0..<count {
             guard let value = string() else { return nil }
@@ -345,18 +352,5 @@ struct ManifestReader {
     mutating func stamp() -> BuildManifest.FileStamp? {
         guard let size = uint(), let modified = uint(), let inode = uint() else { return nil }
         return .init(size: Int64(bitPattern: size), modified: Int64(bitPattern: modified), inode: inode)
-    }
-}
-
-/// FNV-1a, 64 bits: the manifest's checksums and the fingerprint of the files every page depends
-/// on. The multiplication wraps by definition of the hash.
-enum ContentHash {
-    static func of(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash.multipliedReportingOverflow(by: 0x0000_0100_0000_01B3).partialValue
-        }
-        return hash
     }
 }

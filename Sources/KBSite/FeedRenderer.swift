@@ -35,7 +35,7 @@ struct FeedRenderer {
         url(SitePaths.home, index.updated)
         url(SitePaths.symptoms, index.updated)
         if index.hasModelPage { url(SitePaths.navigationBarModel, nil) }
-        for item in index.entries { url(item.path, item.updated) }
+        for k in index.entries.indices { url(index.entries[k].path, index.entries[k].updated) }
         for group in index.tags + index.languages {
             for page in 1...group.pageCount {
                 // Newest first: the first entry of a page is its newest.

@@ -59,7 +59,7 @@ extension SiteBuilder {
         // replacing a record does not copy all of them.
         var records = manifest.entries
         manifest.entries = []
-        let positions = Dictionary(records.enumerated().map { ($1.listing.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let positions = Dictionary(records.indices.map { (records[$0].listing.id, $0) }, uniquingKeysWith: { first, _ in first })
         let knownIDs: Set<String>
         if entriesFolder == manifest.entriesFolder {
             knownIDs = Set(manifest.knownIDs)
@@ -74,11 +74,11 @@ extension SiteBuilder {
         let folder = Glibc.open(options.entriesDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { throw CleanBuildNeeded(reason: "the entries folder cannot be opened") }
         defer { close(folder) }
+        // (Each record's fields are read in place: a copy of a record retains all its strings.)
         let touched = Parallel.map(records.count) { [records] k in
-            let record = records[k]
-            return BuildManifest.FileStamp(in: folder, record.file) != record.entry
-                || BuildManifest.FileStamp(in: folder, PathText.folder(of: record.file)) != record.folder
-                || record.scenario.map { BuildManifest.FileStamp(in: folder, $0) != record.scenarioStamp } == true
+            BuildManifest.FileStamp(in: folder, records[k].file) != records[k].entry
+                || BuildManifest.FileStamp(in: folder, PathText.folder(of: records[k].file)) != records[k].folder
+                || records[k].scenario.map { BuildManifest.FileStamp(in: folder, $0) != records[k].scenarioStamp } == true
         }
         let workingDirectory = (options.workingDirectory as NSString).standardizingPath
         let suspects = touched.indices.filter { touched[$0] }.map { ($0, location(ofRelative: records[$0].file, workingDirectory: workingDirectory)) }
@@ -245,7 +245,8 @@ extension SiteBuilder {
         if !relatedChanged.isEmpty {
             // Other entries listing a changed entry as related show its title and status: parse them too.
             let parser = EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML))
-            for (position, listing) in index.entries.enumerated() where entries[position] == nil && listing.related.contains(where: relatedChanged.contains) {
+            for position in index.entries.indices where entries[position] == nil && index.entries[position].related.contains(where: relatedChanged.contains) {
+                let listing = index.entries[position]
                 guard let relative = fileOf(listing.id) else { continue }
                 let file = absolutePath(relative)
                 let location = EntryLocation(file: file, folderName: listing.id, root: options.entriesDirectory,

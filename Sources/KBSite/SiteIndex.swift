@@ -146,7 +146,9 @@ struct SiteIndex: Sendable {
     /// entry id. Throws when two tags would share a folder or an id is unusable as a folder name.
     static func make(_ listings: [SiteListing], checks checksByID: [String: SiteCheckReport.EntryResult] = [:],
                      pathOf: (String) -> String = { $0 }) throws -> SiteIndex {
-        let entries = listings.sorted { $0.id < $1.id }
+        // (Listings usually come sorted: the loader's and the manifest's order.)
+        let sorted = listings.indices.dropFirst().allSatisfy { listings[$0 - 1].id <= listings[$0].id }
+        let entries = sorted ? listings : listings.sorted { $0.id < $1.id }
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(entries.count)
         for (position, item) in entries.enumerated() {
@@ -165,12 +167,11 @@ struct SiteIndex: Sendable {
         var byTag: [String: [Int]] = [:]
         var byLang: [String: [Int]] = [:]
         for position in byDate {
-            let item = entries[position]
-            let tags = item.tags
+            let tags = entries[position].tags
             for (k, tag) in tags.enumerated() where !tag.isEmpty && !tags[..<k].contains(tag) {
                 byTag[tag, default: []].append(position)
             }
-            byLang[item.lang, default: []].append(position)
+            byLang[entries[position].lang, default: []].append(position)
         }
         var slugOwner: [String: String] = [:]
         let tagNames = byTag.keys.sorted()
@@ -186,8 +187,8 @@ struct SiteIndex: Sendable {
         let languages = byLang.keys.sorted().map { ListGroup(name: $0, folder: SitePaths.languageFolder($0), entries: byLang[$0]!) }
 
         var groups: [ScriptLanguage: [SymptomLink]] = [:]
-        for (position, item) in entries.enumerated() {
-            for symptom in item.symptoms {
+        for position in entries.indices {
+            for symptom in entries[position].symptoms {
                 let language = ScriptLanguage.detect(symptom.phrase)
                 groups[language, default: []].append(SymptomLink(phrase: symptom.phrase, language: language, entry: position,
                                                                  fragment: symptom.fragment))

@@ -256,12 +256,6 @@ import Testing
         #expect(again.stderr.contains("clean build: no manifest of a previous build"), "\(again.stderr)")
     }
 
-    /// ContentHash is FNV-1a 64: the published test vectors.
-    @Test(arguments: [("", 0xcbf2_9ce4_8422_2325 as UInt64), ("a", 0xaf63_dc4c_8601_ec8c), ("foobar", 0x8594_4171_f739_67e8)])
-    func contentHashIsFNV1a64(_ text: String, _ expected: UInt64) {
-        #expect(ContentHash.of(Array(text.utf8)) == expected)
-    }
-
     @Test func manifestRoundTrips() throws {
         let root = try Self.knowledgeBase()
         defer { try? FileManager.default.removeItem(atPath: root) }
