@@ -51,16 +51,19 @@ public enum SearchWebPatch {
                     framing: framing, ownFileRecords: ownFileRecords, readBytes: { try read($0).map { [UInt8]($0) } })
     }
 
-    /// The same, with `readBytes` giving a file's bytes as an array (read straight into one, no copy).
+    /// The same, with `readBytes` giving a file's bytes as an array (read straight into one, no
+    /// copy) and `readHead` the first bytes of a file, at most the count given (a token file that
+    /// stays as it is is read no further than its first record; default: `readBytes`).
     public static func replace(document d: Int, with new: SearchDocument, documentCount n: Int, state: State?,
                                parameters: SearchParameters = .default, glossary: SearchGlossary = .empty,
                                framing: SearchWebExport.Framing,
                                ownFileRecords: Int = SearchWebExport.defaultOwnFileRecords,
+                               readHead: ((SearchWebExport.FileName, Int) throws -> [UInt8]?)? = nil,
                                readBytes read: (SearchWebExport.FileName) throws -> [UInt8]?) throws -> Outcome {
         guard let state else { return .needsFullBuild(reason: "no patch state from an earlier build") }
         return try withoutActuallyEscaping(read) { read in
             var patcher = WebExportPatcher(d: d, n: n, state: state, parameters: parameters, glossary: glossary,
-                                           framing: framing, ownFileRecords: ownFileRecords, read: read)
+                                           framing: framing, ownFileRecords: ownFileRecords, read: read, readHead: readHead)
             do {
                 let (files, state) = try patcher.replace(with: new)
                 return .patched(files: files, state: state)

@@ -41,6 +41,8 @@ struct WebExportPatcher {
     let framing: SearchWebExport.Framing
     let ownFileRecords: Int
     let read: (FileName) throws -> [UInt8]?
+    /// The first bytes of a file (at most the count given), nil when it is missing.
+    let readHead: (FileName, Int) throws -> [UInt8]?
     let cap: Int
 
     private var files: [FileName: [UInt8]] = [:]
@@ -52,7 +54,8 @@ struct WebExportPatcher {
     private var otherDocuments: [Int: [[UInt8]: Int]] = [:]
 
     init(d: Int, n: Int, state: SearchWebPatch.State, parameters: SearchParameters, glossary: SearchGlossary,
-         framing: SearchWebExport.Framing, ownFileRecords: Int, read: @escaping (FileName) throws -> [UInt8]?) {
+         framing: SearchWebExport.Framing, ownFileRecords: Int, read: @escaping (FileName) throws -> [UInt8]?,
+         readHead: ((FileName, Int) throws -> [UInt8]?)? = nil) {
         self.d = d
         self.n = n
         self.state = state
@@ -61,6 +64,7 @@ struct WebExportPatcher {
         self.framing = framing
         self.ownFileRecords = ownFileRecords
         self.read = read
+        self.readHead = readHead ?? { name, _ in try read(name) }
         cap = max(0, parameters.maxPositions)
     }
 
@@ -383,17 +387,32 @@ struct WebExportPatcher {
     /// file's head (its key is the shard's, its idf the one its df makes) and reads its first
     /// document, without reading the postings after the first record.
     private mutating func keepOwnFile(_ k: Int, _ c: inout Change, shardKey: Range<Int>, shard s: Int) throws {
-        let bytes = try bytes(.token(k))
-        guard let head = WebShardFile.ownFileHead(bytes, name: .token(k), framing: framing) else {
+        // The file's start is enough unless its key or first record is longer (then all of it).
+        let whole = files[.token(k)] != nil
+        var bytes: [UInt8]
+        if whole {
+            bytes = try self.bytes(.token(k))
+        } else {
+            guard let start = try readHead(.token(k), Self.ownFileHeadBytes) else {
+                throw Fallback("\(FileName.token(k).name(framing)) is missing")
+            }
+            bytes = start
+        }
+        var parsed = WebShardFile.ownFileHead(bytes, name: .token(k), framing: framing, isPrefix: !whole)
+        var first = parsed.flatMap { try? WebPostingsScanner.firstDocument(bytes, range: $0.postings, maxPositions: cap) }
+        if first == nil && !whole {
+            bytes = try self.bytes(.token(k))
+            parsed = WebShardFile.ownFileHead(bytes, name: .token(k), framing: framing)
+            first = parsed.flatMap { try? WebPostingsScanner.firstDocument(bytes, range: $0.postings, maxPositions: cap) }
+        }
+        guard let head = parsed else {
             throw Fallback("\(FileName.token(k).name(framing)) is not a token file of this export")
         }
         guard bytes[head.key].elementsEqual(try shard(s).bytes[shardKey]) else {
             throw Fallback("\(FileName.token(k).name(framing)) holds another token than its shard names")
         }
         guard bytes[head.idf].elementsEqual(Self.idfText(df: head.df, n: n)) else { throw Fallback("an idf is not the one its df makes") }
-        guard let first = try? WebPostingsScanner.firstDocument(bytes, range: head.postings, maxPositions: cap) else {
-            throw Fallback("malformed postings")
-        }
+        guard let first else { throw Fallback("malformed postings") }
         c.ownFile = k
         c.unchanged = true
         c.oldDf = head.df
@@ -403,6 +422,10 @@ struct WebExportPatcher {
         c.oldWeight = c.nameLength + 8
         c.newWeight = c.oldWeight
     }
+
+    /// The bytes read of a token file whose postings stay as they are: its framing, key, df, idf
+    /// and first record fit in them (unless the key is unusually long).
+    static let ownFileHeadBytes = 4096
 
     /// Token files are numbered in vocabulary order: a token with a file of its own whose place
     /// may change (its first document changes, or is this document, where its rank may change)

@@ -56,8 +56,11 @@ struct WebShardFile {
         var postings: Range<Int>
     }
 
-    static func ownFileHead(_ bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing) -> OwnFileHead? {
-        guard var cursor = Cursor(bytes, name: name, framing: framing), let key = cursor.key(), cursor.expect(":["),
+    /// `bytes` may be the start of the file only (`isPrefix`): its end is then not checked, and
+    /// `postings` ends where the bytes do.
+    static func ownFileHead(_ bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing,
+                            isPrefix: Bool = false) -> OwnFileHead? {
+        guard var cursor = Cursor(bytes, name: name, framing: framing, isPrefix: isPrefix), let key = cursor.key(), cursor.expect(":["),
               let (df, idf) = cursor.dfAndIdf(), cursor.expect("\"") else { return nil }
         return OwnFileHead(key: key, df: df, idf: idf, postings: cursor.p..<cursor.end)
     }
@@ -68,8 +71,9 @@ struct WebShardFile {
         var p: Int
         let end: Int
 
-        init?(_ bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing) {
-            guard let body = WebFraming.body(of: bytes, name: name, framing: framing) else { return nil }
+        init?(_ bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing, isPrefix: Bool = false) {
+            guard let body = isPrefix ? WebFraming.bodyStart(of: bytes, name: name, framing: framing).map({ $0..<bytes.count })
+                                      : WebFraming.body(of: bytes, name: name, framing: framing) else { return nil }
             self.bytes = bytes
             p = body.lowerBound
             end = body.upperBound
@@ -175,6 +179,13 @@ enum WebFraming {
     static func close(_ w: inout JSONWriter, _ framing: SearchWebExport.Framing) {
         if framing == .script { w.raw(");") }
         w.raw("\n")
+    }
+
+    /// Where the JSON of a file starts, when `bytes` (the file or its start) open as the file should.
+    static func bodyStart(of bytes: [UInt8], name: SearchWebExport.FileName, framing: SearchWebExport.Framing) -> Int? {
+        var w = JSONWriter()
+        open(&w, name, framing)
+        return bytes.starts(with: w.bytes) ? w.bytes.count : nil
     }
 
     /// Where the JSON of a file is, or nil when the wrapping is not the expected one.

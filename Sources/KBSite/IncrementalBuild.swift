@@ -329,7 +329,10 @@ extension SiteBuilder {
             let entry = item.siteEntry.entry
             let document = SearchDocument(entry: entry, url: SitePaths.entry(entry.id))
             let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: documentCount, state: state,
-                                                     glossary: searchGlossary, framing: .script) { (name: SearchWebExport.FileName) -> [UInt8]? in
+                                                     glossary: searchGlossary, framing: .script, readHead: { name, count in
+                if let data = patched[name] { return [UInt8](data.prefix(count)) }
+                return LimitedFileRead.head(output + "/" + name.sitePath, count: count)
+            }) { (name: SearchWebExport.FileName) -> [UInt8]? in
                 if let data = patched[name] { return [UInt8](data) }
                 return LimitedFileRead.bytes(output + "/" + name.sitePath, limit: 1 << 30)
             }

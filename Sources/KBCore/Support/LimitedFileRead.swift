@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a whole file, refusing one larger than a limit: entry, scenario, report and site files are
+/// Reads a whole file, refusing one larger than a limit (or only its start, `head`): entry, scenario, report and site files are
 /// read through it, so an oversized or unreadable file is an error with a message (`read`) or a
 /// nil the caller handles (`bytes`), never a crash.
 package enum LimitedFileRead {
@@ -22,6 +22,18 @@ package enum LimitedFileRead {
             return .success(data)
         } catch {
             return .failure(Failure(message: "cannot read the file: \(error.localizedDescription)"))
+        }
+    }
+
+    /// At most the first `count` bytes of a file; nil when it cannot be read.
+    package static func head(_ file: String, count: Int) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
+        defer { try? handle.close() }
+        do {
+            // nil at the end of the file: an empty file.
+            return try handle.read(upToCount: count).map { [UInt8]($0) } ?? []
+        } catch {
+            return nil
         }
     }
 

@@ -148,10 +148,16 @@ enum PatchEdit: String, CaseIterable, CustomStringConvertible {
         return (export.files, export.patchState!)
     }
 
+    /// Patches as the site build does, reading only the start of token files that stay as they
+    /// are; here the starts are cut short (8 to 168 bytes, by file number), so that both a start
+    /// that holds the token's first record and one that does not (the whole file is read then)
+    /// are taken.
     static func patch(_ files: [FileName: Data], _ state: SearchWebPatch.State?, d: Int, new: SearchDocument, count: Int,
                       _ setup: Setup) throws -> SearchWebPatch.Outcome {
         try SearchWebPatch.replace(document: d, with: new, documentCount: count, state: state, glossary: setup.glossary,
-                                   framing: setup.framing, ownFileRecords: setup.ownFileRecords) { files[$0] }
+                                   framing: setup.framing, ownFileRecords: setup.ownFileRecords,
+                                   readHead: { name, count in files[name].map { [UInt8]($0.prefix(min(count, 8 + 40 * (name.number % 5)))) } },
+                                   readBytes: { files[$0].map { [UInt8]($0) } })
     }
 
     /// The first differences between two file sets (empty when equal).
