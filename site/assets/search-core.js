@@ -523,6 +523,9 @@
   // doubling (3 bits after the leading bit) and are scored as the bucket's lower end.
   var LENGTH_MANTISSA_BITS = 3, LENGTH_EXACT_BELOW = 16;
 
+  /** The web format this file reads (docs/search.md §6; Swift SearchWebExport.formatVersion). */
+  var FORMAT_VERSION = 7;
+
   /** The code of a field length (an integer >= 0). */
   function fieldLengthCode(length) {
     if (length < LENGTH_EXACT_BELOW) return length;
@@ -553,7 +556,7 @@
   }
 
   function Index(meta) {
-    if (!meta || meta.format !== 'kb-search' || meta.version !== 7) throw new Error('KBSearch: unsupported index');
+    if (!meta || meta.format !== 'kb-search' || meta.version !== FORMAT_VERSION) throw new Error('KBSearch: unsupported index');
     this.meta = meta;
     this.glossary = compileGlossary(meta.glossary || []);
     this.codeField = meta.fields.indexOf('code');
@@ -602,7 +605,7 @@
 
   /** Vocabulary file i (search-vocab-<i>.json): the listed words of its head keys. */
   Index.prototype.addVocabulary = function (i, file) {
-    if (!file || file.v !== 6 || typeof file.h !== 'object') throw new Error('KBSearch: unsupported vocabulary file');
+    if (!file || file.v !== FORMAT_VERSION || typeof file.h !== 'object') throw new Error('KBSearch: unsupported vocabulary file');
     var heads = Object.create(null);
     Object.keys(file.h).forEach(function (head) {
       var items = file.h[head].split(' '), list = [];
@@ -629,12 +632,12 @@
   Index.prototype.missingVocabularies = function (query) { return this.missing(query).vocabularies; };
 
   Index.prototype.addTokenFile = function (k, file) {
-    if (!file || file.v !== 6) throw new Error('KBSearch: unsupported token file');
+    if (!file || file.v !== FORMAT_VERSION) throw new Error('KBSearch: unsupported token file');
     this.tokenFiles[k] = file.t;
   };
 
   Index.prototype.addShard = function (i, shard) {
-    if (!shard || shard.v !== 6) throw new Error('KBSearch: unsupported shard');
+    if (!shard || shard.v !== FORMAT_VERSION) throw new Error('KBSearch: unsupported shard');
     this.shards[i] = shard.t;
   };
 
@@ -655,7 +658,7 @@
 
   /** The filter data (search-filters.json); needed only to search with filters. */
   Index.prototype.addFilters = function (data) {
-    if (!data || data.v !== 6) throw new Error('KBSearch: unsupported filters');
+    if (!data || data.v !== FORMAT_VERSION) throw new Error('KBSearch: unsupported filters');
     var nums = decodeVarints(data.docs), n = this.meta.n, docs = new Array(n), k = 0;
     for (var d = 0; d < n; d++) {
       var doc = { lang: data.values[nums[k]], status: data.values[nums[k + 1]], tags: [] };
