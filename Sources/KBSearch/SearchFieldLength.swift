@@ -18,13 +18,13 @@ enum SearchFieldLength {
         let e = Int.bitWidth - 1 - length.leadingZeroBitCount
         let shift = e - mantissaBits
         let mantissa = (length >> shift) & ((1 << mantissaBits) - 1)
-        return exactBelow + (shift - 1) << mantissaBits + mantissa
+        return exactBelow + ((shift - 1) << mantissaBits) + mantissa
     }
 
     /// The length a code stands for in scoring: the smallest length with that code.
     static func length(_ code: Int) -> Int {
         guard code >= exactBelow else { return code }
-        let shift = (code - exactBelow) >> mantissaBits + 1
+        let shift = ((code - exactBelow) >> mantissaBits) + 1
         let mantissa = (code - exactBelow) & ((1 << mantissaBits) - 1)
         return ((1 << mantissaBits) | mantissa) << shift
     }
