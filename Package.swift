@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(
             name: "TroubleshootKBTests",
             dependencies: ["KBCore", "KBSearch", "KBScenarios", "KBSite", "KBCommands", "TroubleshootKB"],
-            exclude: ["Golden", "Gherkin/Fixtures", "Search/token-vectors.json", "Search/Fixtures", "Search/Queries", "Import/Fixtures", "Robustness/Corpus"]
+            exclude: ["Golden", "Gherkin/Fixtures", "Search/token-vectors.json", "Search/field-length-codes.json", "Search/Fixtures", "Search/Queries", "Import/Fixtures", "Robustness/Corpus"]
         ),
     ]
 )

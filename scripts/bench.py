@@ -382,9 +382,11 @@ def bench_incremental(args, results, fs):
     """kb build over its own site after a one-entry edit (the incremental build), beside the clean
     build of the same corpus measured above, for two kinds of edit: the title (the entry's page,
     the lists and symptom pages that show it, the search files of the title's words), and the
-    title with a sentence added to the body (every search file holding one of the entry's body
-    words changes: each record carries its field's length). Then a clean build of the edited
-    corpus, which the incremental output must equal byte for byte."""
+    title with a sentence added to the body (the search files of the sentence's words change;
+    those of the entry's other body words change only in a run whose sentence moves the body's
+    length into another bucket: each record carries the code of its field's quantized length,
+    docs/search.md §3.1). Then a clean build of the edited corpus, which the incremental output
+    must equal byte for byte."""
     n = args.n
     row = results.get("build", {}).get(str(n))
     if not row:
@@ -399,7 +401,9 @@ def bench_incremental(args, results, fs):
     runs = max(3, args.runs)
     # Each run's edit differs from the one before it in length too (one more word in the title,
     # one more sentence in the body), as real edits do: every record of the entry in that field
-    # carries the field's length, so all the search files of the field's words change.
+    # carries the code of the field's length, exact for a title (so all the search files of the
+    # title's words change) and a bucket 6-12 % wide for a long body (so the files of the body's
+    # words change only in the runs where the body crosses into another bucket).
     edits = [("title", lambda k: original.replace('title: "', 'title: "' + "Edited " * (k + 1), 1)),
              ("title and body", lambda k: original.replace('title: "', 'title: "' + "Revised " * (k + 1), 1)
               + "".join(f"\nObservation {j}: the bar stays transparent.\n" for j in range(k + 1)))]

@@ -118,7 +118,7 @@ struct DocumentRecords {
 
 /// What an encoder reads of a document's records (`DocumentRecords`): record `r`'s text,
 /// field, tf and positions `positions[r * cap ..< r * cap + min(tf[r], cap)]`, and the
-/// document's field lengths.
+/// document's exact field lengths (encoders store them quantized: `SearchFieldLength`).
 struct RecordColumns {
     let text: [Int32]
     let field: [Int32]

@@ -61,16 +61,16 @@ enum WebPostings: PostingsEncoding {
         let fieldCount = Int32(SearchIndex.fieldCount)
         let r = record.index
         let text = records.text[r], field = records.field[r]
-        let fieldLength = UInt32(records.fieldLengths[Int(field)])
+        let fieldLength = UInt32(SearchFieldLength.code(records.fieldLengths[Int(field)]))
         if record.startsDocument {
             // The first record of the document: its head (the document gap), text and field,
-            // and the field's length.
+            // and the code of the field's length (`SearchFieldLength`).
             if let gap = record.gap { writeHead(gap: gap, into: &out) }
             out.digits(UInt32(text * fieldCount + field), WebDigits.textT)
             out.digits(fieldLength, WebDigits.lengthT)
         } else {
             // A later record of the same document: text gap and field step in one head, then
-            // the field's length if the field changed.
+            // the code of the field's length if the field changed.
             let step = field - record.previousField
             out.digits(UInt32(2 * ((text - record.previousText - 1) * fieldCount + step)), WebDigits.headT)
             if step != 0 { out.digits(fieldLength, WebDigits.lengthT) }

@@ -19,8 +19,9 @@ extension SearchIndex {
     static let magic: [UInt8] = Array("KBSI".utf8)
     /// Version of the binary format; bump whenever the layout or the analyser changes
     /// (4: the memory-mapped layout of version 3 with the glossary and the concept weight;
-    /// 6: concepts weighted by their own idf, with a concept weight of 1).
-    public static let binaryFormatVersion: UInt32 = 6
+    /// 6: concepts weighted by their own idf, with a concept weight of 1; 7: field lengths
+    /// stored and scored quantized, `SearchFieldLength`).
+    public static let binaryFormatVersion: UInt32 = 7
     /// Magic, version, and the length and checksum of the eager part, the postings length and
     /// the texts length.
     static let headerSize = 40

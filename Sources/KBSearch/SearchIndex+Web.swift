@@ -32,8 +32,9 @@ public struct SearchWebExport: Sendable {
     public var patchState: SearchWebPatch.State? = nil
 
     /// Version of the web format (6: vocabulary files for prefix and typo expansions, and the
-    /// expansion rules in the metadata).
-    public static let formatVersion = 6
+    /// expansion rules in the metadata; 7: records carry the code of their field's length,
+    /// `SearchFieldLength`, instead of the length).
+    public static let formatVersion = 7
     /// The function the script files call.
     public static let callback = "__kbSearchData"
     /// Tokens with more records than this get a postings file of their own (`tokenFiles`).

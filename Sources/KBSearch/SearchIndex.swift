@@ -33,7 +33,8 @@ public struct SearchIndex: Sendable {
     var textBlocks = ByteRegion()
     var textBlockStart: [Int64] = [0]
     var textBlockChecksum: [UInt64] = []
-    /// Field lengths in tokens, `fieldLengths[d * fieldCount + f]`.
+    /// Field lengths in tokens as scored (quantized, `SearchFieldLength.scored`),
+    /// `fieldLengths[d * fieldCount + f]`; the averages are of the exact lengths.
     var fieldLengths: [Int32] = []
     public internal(set) var averageFieldLengths: [Double] = []
 
@@ -161,7 +162,7 @@ public struct SearchIndex: Sendable {
 
     /// A contiguous range of documents as `.kb/index` keeps them: their postings (one batch of
     /// the postings accumulator), and their texts (docs/search.md §7), each document's end and
-    /// checksum, and field lengths.
+    /// checksum, and field lengths (as scored: `SearchFieldLength`).
     struct BinaryChunk {
         var postings: PostingsAccumulator<BinaryPostings>
         var textBytes: [UInt8] = []
@@ -175,7 +176,7 @@ public struct SearchIndex: Sendable {
 
         mutating func add(_ document: SearchDocument, number d: Int32) {
             postings.add(document, number: d)
-            for length in postings.records.fieldLengths { fieldLengths.append(Int32(length)) }
+            for length in postings.records.fieldLengths { fieldLengths.append(Int32(SearchFieldLength.scored(length))) }
             let blockStart = textBytes.count
             for field in SearchField.allCases {
                 for ft in document.fields[field] ?? [] {

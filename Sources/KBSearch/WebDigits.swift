@@ -8,7 +8,8 @@ enum WebDigits {
     static let alphabet: [UInt8] = Array(0x20...0x7E).filter { $0 != 0x22 && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x5C }
     static let radix: UInt32 = 90
     /// `t` of each kind of number: record heads (`A`), a first record's text and field (`B`),
-    /// field lengths (`L`), first positions (`P`), other small numbers (`D`: tf − 2, position gaps).
+    /// field length codes (`L`, `SearchFieldLength`), first positions (`P`), other small numbers
+    /// (`D`: tf − 2, position gaps).
     static let headT: UInt32 = 80, textT: UInt32 = 80, lengthT: UInt32 = 64, positionT: UInt32 = 80, smallT: UInt32 = 80
     /// Longest number (a UInt32 in any of the kinds above).
     static let maxLength = [headT, textT, lengthT, positionT, smallT].map { length(.max, $0) }.max()!

@@ -32,7 +32,8 @@ struct WebPostingsScanner {
         var document = 0
         var text = 0
         var field = 0
-        /// The length of the record's field in its document.
+        /// The length of the record's field in its document, as scored (decoded from its
+        /// `SearchFieldLength` code).
         var fieldLength = 0
         var tf = 0
         /// The first `min(tf, maxPositions)` positions (filled only when the scanner keeps positions).
@@ -94,7 +95,7 @@ struct WebPostingsScanner {
             let textField = try number(WebDigits.textT)
             record.text = textField / fc
             record.field = textField % fc
-            record.fieldLength = try number(WebDigits.lengthT)
+            record.fieldLength = try SearchFieldLength.length(number(WebDigits.lengthT))
         } else {
             guard count > 0 else { throw Malformed(offset: start) }
             let h = head / 2
@@ -103,7 +104,7 @@ struct WebPostingsScanner {
             record.text = previous.text + h / fc + 1
             record.field = previous.field + step
             guard record.field < fc else { throw Malformed(offset: start) }
-            if step != 0 { record.fieldLength = try number(WebDigits.lengthT) }
+            if step != 0 { record.fieldLength = try SearchFieldLength.length(number(WebDigits.lengthT)) }
         }
         let first = try number(WebDigits.positionT)
         record.tf = 1

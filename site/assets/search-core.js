@@ -518,6 +518,30 @@
   for (var dc = 0x20, dv = 0; dc <= 0x7E; dc++) if ('"&<>\\'.indexOf(String.fromCharCode(dc)) < 0) DIGIT_VALUE[dc] = dv++;
   var T_HEAD = 80, T_TEXT = 80, T_LENGTH = 64, T_POSITION = 80, T_SMALL = 80;
 
+  // Field lengths (docs/search.md §3.1, Swift SearchFieldLength): a record stores the code of
+  // its field's length; lengths 0-15 are their own code, longer ones fall into 8 buckets per
+  // doubling (3 bits after the leading bit) and are scored as the bucket's lower end.
+  var LENGTH_MANTISSA_BITS = 3, LENGTH_EXACT_BELOW = 16;
+
+  /** The web format this file reads (docs/search.md §6; Swift SearchWebExport.formatVersion). */
+  var FORMAT_VERSION = 7;
+
+  /** The code of a field length (an integer >= 0). */
+  function fieldLengthCode(length) {
+    if (length < LENGTH_EXACT_BELOW) return length;
+    var e = 31 - Math.clz32(length), shift = e - LENGTH_MANTISSA_BITS;
+    var mantissa = (length >>> shift) & ((1 << LENGTH_MANTISSA_BITS) - 1);
+    return LENGTH_EXACT_BELOW + ((shift - 1) << LENGTH_MANTISSA_BITS) + mantissa;
+  }
+
+  /** The length a code stands for in scoring: the smallest length with that code. */
+  function fieldLength(code) {
+    if (code < LENGTH_EXACT_BELOW) return code;
+    var shift = ((code - LENGTH_EXACT_BELOW) >>> LENGTH_MANTISSA_BITS) + 1;
+    var mantissa = (code - LENGTH_EXACT_BELOW) & ((1 << LENGTH_MANTISSA_BITS) - 1);
+    return ((1 << LENGTH_MANTISSA_BITS) | mantissa) * Math.pow(2, shift);
+  }
+
   /** Decodes base-64 varints (5 bits per character, low first, +32 when more follow). */
   function decodeVarints(str) {
     var out = [], v = 0, shift = 0;
@@ -532,7 +556,7 @@
   }
 
   function Index(meta) {
-    if (!meta || meta.format !== 'kb-search' || meta.version !== 6) throw new Error('KBSearch: unsupported index');
+    if (!meta || meta.format !== 'kb-search' || meta.version !== FORMAT_VERSION) throw new Error('KBSearch: unsupported index');
     this.meta = meta;
     this.glossary = compileGlossary(meta.glossary || []);
     this.codeField = meta.fields.indexOf('code');
@@ -581,7 +605,7 @@
 
   /** Vocabulary file i (search-vocab-<i>.json): the listed words of its head keys. */
   Index.prototype.addVocabulary = function (i, file) {
-    if (!file || file.v !== 6 || typeof file.h !== 'object') throw new Error('KBSearch: unsupported vocabulary file');
+    if (!file || file.v !== FORMAT_VERSION || typeof file.h !== 'object') throw new Error('KBSearch: unsupported vocabulary file');
     var heads = Object.create(null);
     Object.keys(file.h).forEach(function (head) {
       var items = file.h[head].split(' '), list = [];
@@ -608,12 +632,12 @@
   Index.prototype.missingVocabularies = function (query) { return this.missing(query).vocabularies; };
 
   Index.prototype.addTokenFile = function (k, file) {
-    if (!file || file.v !== 6) throw new Error('KBSearch: unsupported token file');
+    if (!file || file.v !== FORMAT_VERSION) throw new Error('KBSearch: unsupported token file');
     this.tokenFiles[k] = file.t;
   };
 
   Index.prototype.addShard = function (i, shard) {
-    if (!shard || shard.v !== 6) throw new Error('KBSearch: unsupported shard');
+    if (!shard || shard.v !== FORMAT_VERSION) throw new Error('KBSearch: unsupported shard');
     this.shards[i] = shard.t;
   };
 
@@ -634,7 +658,7 @@
 
   /** The filter data (search-filters.json); needed only to search with filters. */
   Index.prototype.addFilters = function (data) {
-    if (!data || data.v !== 6) throw new Error('KBSearch: unsupported filters');
+    if (!data || data.v !== FORMAT_VERSION) throw new Error('KBSearch: unsupported filters');
     var nums = decodeVarints(data.docs), n = this.meta.n, docs = new Array(n), k = 0;
     for (var d = 0; d < n; d++) {
       var doc = { lang: data.values[nums[k]], status: data.values[nums[k + 1]], tags: [] };
@@ -663,7 +687,8 @@
 
   /**
    * Decoded postings of a token: {df, idf, doc, text, field, flen, tf, posStart, pos} or null;
-   * field and flen are the field of each record's text and that field's length in the document.
+   * field and flen are the field of each record's text and that field's length in the document
+   * as scored (quantized: fieldLength).
    */
   Index.prototype.entry = function (token) {
     if (token in this.entries) return this.entries[token];
@@ -695,18 +720,19 @@
       var doc = [], text = [], field = [], flen = [], tf = [], posStart = [], pos = [];
       var d = 0, t = 0, f = 0, len = 0;
       while (at < end) {
-        // Head: odd, 2 × document gap + 1, then text × fields + field and the field's length;
-        // even, 2 × ((text gap − 1) × fields + field step), then the length if the field changed.
+        // Head: odd, 2 × document gap + 1, then text × fields + field and the field's length
+        // code; even, 2 × ((text gap − 1) × fields + field step), then the length code if the
+        // field changed. flen holds the length scoring uses (fieldLength of the code).
         var head = next(T_HEAD);
         if (head % 2 === 1) {
           d += (head - 1) / 2;
           var tfd = next(T_TEXT);
           f = tfd % fc; t = (tfd - f) / fc;
-          len = next(T_LENGTH);
+          len = fieldLength(next(T_LENGTH));
         } else {
           var step = (head / 2) % fc;
           t += (head / 2 - step) / fc + 1;
-          if (step) { f += step; len = next(T_LENGTH); }
+          if (step) { f += step; len = fieldLength(next(T_LENGTH)); }
         }
         // First position × 2 + (tf > 1), then tf − 2 when tf > 1, then the position gaps.
         var p0 = next(T_POSITION), count = p0 % 2 === 1 ? next(T_SMALL) + 2 : 1;
@@ -1292,6 +1318,8 @@
     compileGlossary: compileGlossary,
     load: load,
     decodeVarints: decodeVarints,
+    fieldLengthCode: fieldLengthCode,
+    fieldLength: fieldLength,
     snippet: snippet,
     highlightHTML: highlightHTML
   };

@@ -211,6 +211,116 @@ import Testing
         #expect(differing.isEmpty, "differ from a clean build: \(differing)")
     }
 
+    // MARK: Quantized field lengths
+
+    /// Distinct one-token words (letters only: no stop word, no plural `s`) for a long body.
+    static let fillerWords: [String] = (0..<48).map { k in
+        let letters = Array("bcdfghjklmnpqrtvwxz")
+        return "zq" + String(letters[k % letters.count]) + String(letters[k / letters.count]) + "o"
+    }
+
+    /// Inode and modification time of each file under `root`, by relative path.
+    static func stamps(_ root: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for path in FileManager.default.subpaths(atPath: root) ?? [] {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: root + "/" + path),
+                  attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            result[path] = "\(attributes[.systemFileNumber] ?? "") \(time)"
+        }
+        return result
+    }
+
+    /// The number of literal tokens of the body of entry `id` (its `len[d][body]`).
+    static func bodyLength(_ root: String, _ id: String) throws -> Int {
+        let kb = try KnowledgeBaseLoader(workingDirectory: root).load(paths: [root + "/entries"])
+        let entry = try #require(kb.entries.first { $0.id == id })
+        let document = SearchDocument(entry: entry)
+        let length = (document.fields[.body] ?? []).reduce(0) { $0 + SearchAnalyzer.analyze($1.text, mode: .document).count }
+        // The index scores the body by its quantized length.
+        let index = SearchIndex.build(documents: [document])
+        #expect(Int(index.fieldLengths[SearchField.body.rawValue]) == SearchFieldLength.scored(length))
+        return length
+    }
+
+    /// The shard file of `token` in the site's search export.
+    static func searchShard(of token: String, site: String) throws -> String {
+        let meta = SiteTestSupport.text(FileManager.default.contents(atPath: site + "/search/meta.js"))
+        let count = try #require(meta.split(separator: "\"shardCount\":").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) })
+        return "search/shard-\(SearchAnalyzer.tokenHash(token) % UInt32(count)).js"
+    }
+
+    /// A sentence appended to a long body: when the body's length code stays, the search files of
+    /// the body's other words are not written again; when it changes, they are (every record of
+    /// the document in the body carries the code). Either way the site equals a clean build.
+    @Test func sentenceAddedToALongBodyLeavesTheOtherBodyWordsFiles() throws {
+        let root = try Self.generatedKnowledgeBase(count: 24)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let id = "gen-0010", file = Self.entry(root + "/entries", "gen-0010")
+        let paragraph = (0..<175).map { Self.fillerWords[$0 % Self.fillerWords.count] }.joined(separator: " ")
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        try (original + "\n## Lessons learned\n\n" + paragraph + ".\n").write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(SiteTestSupport.build(["--out", "site"], in: root).code == 0)
+
+        /// Appends `text` to the entry, builds the site again and compares it with a clean build;
+        /// returns the stamps and bytes of the site before and after, and the body's lengths.
+        func edit(_ text: String) throws -> (changed: Set<String>, rewritten: Set<String>, lengths: (Int, Int)) {
+            let before = try Self.bodyLength(root, id)
+            let stamps = Self.stamps(root + "/site"), bytes = SiteTestSupport.snapshot(root + "/site")
+            let current = try String(contentsOfFile: file, encoding: .utf8)
+            try (current + "\n" + text + "\n").write(toFile: file, atomically: false, encoding: .utf8)
+            let build = SiteTestSupport.build(["--out", "site"], in: root)
+            #expect(build.code == 0, "\(build.stderr)")
+            #expect(build.stdout.hasPrefix("Updated "), "\(build.stdout)")
+            let clean = SiteTestSupport.build(["--out", "clean", "--clean"], in: root)
+            #expect(clean.code == 0, "\(clean.stderr)")
+            let site = SiteTestSupport.snapshot(root + "/site"), expected = SiteTestSupport.snapshot(root + "/clean")
+            let differing = Set(site.keys).union(expected.keys).filter { $0 != BuildManifest.fileName && site[$0] != expected[$0] }
+            #expect(differing.isEmpty, "differ from a clean build: \(differing.sorted())")
+            let newStamps = Self.stamps(root + "/site")
+            let changed = Set(site.keys.filter { site[$0] != bytes[$0] })
+            let rewritten = Set(newStamps.keys.filter { newStamps[$0] != stamps[$0] })
+            // A file is written again only when its bytes change.
+            #expect(rewritten.subtracting([BuildManifest.fileName]) == changed.subtracting([BuildManifest.fileName]))
+            return (changed, rewritten, (before, try Self.bodyLength(root, id)))
+        }
+
+        // A sentence of 4 tokens (observation, bar, stay, transparent) within the body's bucket.
+        let sentence = "Observation: the bar stays transparent."
+        let first = try edit(sentence)
+        let (short, long) = first.lengths
+        #expect(long == short + 4)
+        try #require(short >= SearchFieldLength.exactBelow && SearchFieldLength.code(short) == SearchFieldLength.code(long),
+                     "the body's length \(short) → \(long) should keep its code")
+        let sentenceShards = try Set(SearchAnalyzer.tokenize(sentence, mode: .document).map { try Self.searchShard(of: $0, site: root + "/site") })
+        var kept = 0
+        for word in Self.fillerWords {
+            let shard = try Self.searchShard(of: word, site: root + "/site")
+            guard !sentenceShards.contains(shard) else { continue }
+            let written = first.rewritten.contains(shard)
+            #expect(!written, "\(shard) (\(word)) was written again")
+            kept += 1
+        }
+        #expect(kept >= 10, "only \(kept) body words have shards of their own")
+        #expect(first.rewritten.contains { sentenceShards.contains($0) })
+
+        // Enough of one body word to move the body to another bucket: every record of the body
+        // changes, so the shards of the other body words are written again.
+        let repeated = Self.fillerWords[0]
+        let second = try edit(Array(repeating: repeated, count: 40).joined(separator: " ") + ".")
+        try #require(SearchFieldLength.code(second.lengths.0) != SearchFieldLength.code(second.lengths.1))
+        let repeatedShard = try Self.searchShard(of: repeated, site: root + "/site")
+        var moved = 0
+        for word in Self.fillerWords.dropFirst() {
+            let shard = try Self.searchShard(of: word, site: root + "/site")
+            guard shard != repeatedShard else { continue }
+            let written = second.rewritten.contains(shard)
+            #expect(written, "\(shard) (\(word)) was not written again")
+            moved += 1
+        }
+        #expect(moved >= 10)
+    }
+
     static func withoutStamps(_ data: Data?) -> BuildManifest? {
         guard let data, var manifest = BuildManifest(decoding: [UInt8](data)) else { return nil }
         // The entries folder's stamp too: an entry added or removed changes the folder, and whether
