@@ -127,7 +127,10 @@ struct BuildManifest: Equatable {
     }
 
     /// The manifest with its entry records already encoded (`encodedBlocks(entries)`).
-    func encoded(blocks: [[UInt8]]) -> [UInt8] {
+    func encoded(blocks: [[UInt8]]) -> [UInt8] { Array(encodedParts(blocks: blocks).joined()) }
+
+    /// The same in parts to be written one after the other (the blocks as they are, not copied into one array).
+    func encodedParts(blocks: [[UInt8]]) -> [[UInt8]] {
         var head = ManifestWriter()
         head.string(fingerprint)
         head.stamp(entriesFolder)
@@ -137,8 +140,13 @@ struct BuildManifest: Equatable {
         var w = ManifestWriter()
         w.raw(Array("\(Self.magic) \(Self.version)\n".utf8))
         w.bytes(ManifestWriter.checksummed(head.output))
-        for block in blocks { w.bytes(block) }
-        return w.output
+        var parts = [w.output]
+        for block in blocks {
+            var length = ManifestWriter()
+            length.int(block.count)
+            parts += [length.output, block]
+        }
+        return parts
     }
 
     /// Reads a manifest; nil when the bytes are not a complete manifest of this version.

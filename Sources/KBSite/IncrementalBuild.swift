@@ -110,8 +110,11 @@ extension SiteBuilder {
         clock.lap(.parse)
 
         // The search files are patched on a thread of their own from here on, while the
-        // entries are linted and the pages render (documents are numbered in id order).
-        let search: BackgroundTask<(files: [(path: String, bytes: [UInt8])], state: SearchWebPatch.State?)>? = changed.isEmpty ? nil : {
+        // entries are linted and the pages render (documents are numbered in id order), and
+        // written there once the lint found no error (`writeSearchFiles`; never when it did,
+        // nor when the patch fails: the site is then untouched for the clean build that follows).
+        let writeSearchFiles = PendingDecision()
+        let search: BackgroundTask<(written: Int, bytes: Int, state: SearchWebPatch.State?)>? = changed.isEmpty ? nil : {
             let ids = records.map(\.listing.id)
             let order = SearchIndex.documentOrder(count: ids.count, id: { ids[$0] })
             var number = [Int](repeating: 0, count: ids.count)
@@ -120,11 +123,21 @@ extension SiteBuilder {
             let state = Self.decodeSearchState(manifest.searchState)
             return BackgroundTask { [self] in
                 let begin = DispatchTime.now().uptimeNanoseconds
-                defer { clock.record("search files patched (beside lint and render)", since: begin) }
-                return try patchSearch(changed: numbered, documentCount: ids.count, state: state, output: output)
+                defer { clock.record("search files patched and written (beside lint and render)", since: begin) }
+                let (files, newState) = try patchSearch(changed: numbered, documentCount: ids.count, state: state, output: output)
+                guard writeSearchFiles.wait() else { return (0, 0, newState) }
+                // From here on the site changes: without a manifest, an interrupted build is followed by a clean one.
+                let site = IncrementalSiteFiles(output: output)
+                try site.removeManifest()
+                // The patch hands over only files whose bytes change.
+                for (path, bytes) in files { try site.replace(path, with: bytes, force: true) }
+                return (site.written, site.writtenBytes, newState)
             }
         }()
-        defer { _ = try? search?.wait() }
+        defer {
+            writeSearchFiles.decide(false)
+            _ = try? search?.wait()
+        }
 
         // Lint the changed entries; the others' diagnostics are those of the last build.
         let fresh = Linter.standard.lint(changedItems, knownIDs: knownIDs, progress: { progress(.validate, $0, $1) })
@@ -136,6 +149,7 @@ extension SiteBuilder {
             records[item.position] = record
         }
         try reportAndStopOnErrors(Linter.sorted(records.flatMap(\.diagnostics)))
+        writeSearchFiles.decide(true)
         clock.lap(.validate)
 
         let site = IncrementalSiteFiles(output: output)
@@ -154,7 +168,6 @@ extension SiteBuilder {
         // Everything is made in memory first: when the search export cannot be patched, the
         // site is still untouched for the clean build that follows.
         var rendered: [(path: String, bytes: [UInt8])] = []
-        var searchFiles: [(path: String, bytes: [UInt8])] = []
         var plan = PagePlan(pages: [], entries: [:], folders: [])
         var index: SiteIndex? = nil
         var searchState = Self.decodeSearchState(manifest.searchState)
@@ -172,15 +185,15 @@ extension SiteBuilder {
             }
             rendered = pages.all
             clock.lap(.render)
-            (searchFiles, searchState) = try search!.wait()
+            let searchWritten = try search!.wait()
+            searchState = searchWritten.state
+            site.count(written: searchWritten.written, bytes: searchWritten.bytes)
         }
         // From here on the site changes: without a manifest, an interrupted build is followed by a clean one.
         try site.removeManifest()
         if let index {
             try site.createFolders(index.pageFolders)
             for (path, bytes) in rendered { try site.replace(path, with: bytes) }
-            // The patch hands over only files whose bytes change.
-            for (path, bytes) in searchFiles { try site.replace(path, with: bytes, force: true) }
             try site.removeStale(in: plan.folders, keeping: Set(rendered.map(\.path)), allPages: index)
         }
         var newManifest = manifest
@@ -188,7 +201,7 @@ extension SiteBuilder {
         newManifest.entriesFolder = entriesFolder.settled(before: startTime)
         newManifest.knownIDs = knownIDs.sorted()
         newManifest.searchState = Self.encodeSearchState(searchState)
-        try site.writeManifest(newManifest.encoded(blocks: try manifestBlocks.wait()))
+        try site.writeManifest(newManifest.encodedParts(blocks: try manifestBlocks.wait()))
         clock.lap(.write)
         let report = IncrementalBuildReport(changedEntries: changed.count, renderedPages: plan.pages.count,
                                             writtenFiles: site.written, removedFiles: site.removed)
@@ -412,6 +425,12 @@ final class IncrementalSiteFiles {
 
     func full(_ path: String) -> String { (output as NSString).appendingPathComponent(path) }
 
+    /// Counts files another `IncrementalSiteFiles` wrote.
+    func count(written files: Int, bytes: Int) {
+        written += files
+        writtenBytes += bytes
+    }
+
     func removeManifest() throws {
         let path = full(BuildManifest.fileName)
         if unlink(path) != 0 && errno != ENOENT {
@@ -419,11 +438,9 @@ final class IncrementalSiteFiles {
         }
     }
 
-    /// Writes the manifest (not counted among the files written).
-    func writeManifest(_ bytes: [UInt8]) throws {
-        let (count, total) = (written, writtenBytes)
-        try replace(BuildManifest.fileName, with: bytes, force: true)
-        (written, writtenBytes) = (count, total)
+    /// Writes the manifest from its parts (not counted among the files written).
+    func writeManifest(_ parts: [[UInt8]]) throws {
+        try replaceFile(BuildManifest.fileName, with: parts)
     }
 
     /// The bytes of the file at `path` in the site, or nil.
@@ -432,11 +449,18 @@ final class IncrementalSiteFiles {
     /// Writes `bytes` at `path` unless the file already holds them (or `force`).
     func replace(_ path: String, with bytes: [UInt8], force: Bool = false) throws {
         if !force, let current = read(path), current == bytes { return }
+        try replaceFile(path, with: [bytes])
+        written += 1
+        writtenBytes += bytes.count
+    }
+
+    /// Replaces the file at `path` by `parts`, one after the other: written beside it, then renamed over it.
+    private func replaceFile(_ path: String, with parts: [[UInt8]]) throws {
         let target = full(path)
         let temporary = (target as NSString).deletingLastPathComponent + "/.kb-new-" + (target as NSString).lastPathComponent
         // Plain writes, as a clean build makes its files (no flush to the disk per file: the site
         // is output that a build makes again); the rename below keeps each file whole for readers.
-        let failure = Self.write(bytes, to: temporary)
+        let failure = Self.write(parts, to: temporary)
         guard failure == 0 else {
             unlink(temporary)
             throw SiteBuildError(step: .write, path: target, message: "cannot write the file: \(String(cString: strerror(failure)))")
@@ -446,21 +470,21 @@ final class IncrementalSiteFiles {
             unlink(temporary)
             throw SiteBuildError(step: .write, path: target, message: "cannot replace the file: \(reason)")
         }
-        written += 1
-        writtenBytes += bytes.count
     }
 
-    /// Writes `bytes` into a new file at `path`; returns 0 or the error number.
-    static func write(_ bytes: [UInt8], to path: String) -> Int32 {
+    /// Writes `parts` one after the other into a new file at `path`; returns 0 or the error number.
+    static func write(_ parts: [[UInt8]], to path: String) -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return errno }
         var failure: Int32 = 0
-        var done = 0
-        bytes.withUnsafeBytes { raw in
-            while done < raw.count {
-                let k = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                if k < 0 { if errno == EINTR { continue }; failure = errno; return }
-                done += k
+        for bytes in parts where failure == 0 {
+            var done = 0
+            bytes.withUnsafeBytes { raw in
+                while done < raw.count {
+                    let k = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                    if k < 0 { if errno == EINTR { continue }; failure = errno; return }
+                    done += k
+                }
             }
         }
         if close(fd) != 0 && failure == 0 { failure = errno }
