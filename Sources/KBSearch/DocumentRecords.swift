@@ -72,18 +72,18 @@ struct DocumentRecords {
         textNumber += 1
         let ids = tokenizer.ids, occurrences = tokenizer.positions
         var used = count
-        for k in 0..<n {
-            let id = ids[k]
+        for (id, occurrence) in zip(ids[..<n], occurrences[..<n]) {
             let t = Int(id)
-            var r = Int(marks[t].record)
-            if marks[t].text != textNumber {
+            let mark = marks[t]
+            var r = Int(mark.record)
+            if mark.text != textNumber {
                 r = used
                 marks[t] = TextMark(text: textNumber, record: Int32(r))
                 records[r] = DocumentRecord(token: id, text: number, field: field, tf: 0)
                 used += 1
             }
             let f = Int(records[r].tf)
-            if f < cap { positions[r * cap + f] = occurrences[k] }
+            if f < cap { positions[r * cap + f] = occurrence }
             records[r].tf = Int32(f + 1)
         }
         count = used

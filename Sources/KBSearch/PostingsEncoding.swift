@@ -62,19 +62,18 @@ enum WebPostings: PostingsEncoding {
     static func write(_ posting: PostingRecord, of document: RecordContext, into out: inout RecordWriter) {
         let fieldCount = Int32(SearchIndex.fieldCount)
         let text = posting.record.text, field = posting.record.field
-        let fieldLength = UInt32(document.fieldLengths[Int(field)])
         if posting.startsDocument {
             // The first record of the document: its head (the document gap), text and field,
             // and the field's length.
             if let gap = posting.gap { writeHead(gap: gap, into: &out) }
             out.digits(UInt32(text * fieldCount + field), WebDigits.textT)
-            out.digits(fieldLength, WebDigits.lengthT)
+            out.digits(UInt32(document.fieldLengths[Int(field)]), WebDigits.lengthT)
         } else {
             // A later record of the same document: text gap and field step in one head, then
             // the field's length if the field changed.
             let step = field - posting.previousField
             out.digits(UInt32(2 * ((text - posting.previousText - 1) * fieldCount + step)), WebDigits.headT)
-            if step != 0 { out.digits(fieldLength, WebDigits.lengthT) }
+            if step != 0 { out.digits(UInt32(document.fieldLengths[Int(field)]), WebDigits.lengthT) }
         }
         // Positions: the first with whether tf > 1, then tf − 2, then the gaps.
         let tf = Int(posting.record.tf)
