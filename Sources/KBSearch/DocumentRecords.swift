@@ -17,12 +17,9 @@ struct DocumentRecords {
 
     /// Number of records of the document.
     private(set) var count = 0
-    /// Record `r`: `token[r]`, `text[r]` (the text's number in the document), `field[r]`, `tf[r]`
-    /// and positions `positions[r * cap ..< r * cap + min(tf[r], cap)]`.
-    private(set) var token: [Int32] = []
-    private(set) var text: [Int32] = []
-    private(set) var field: [Int32] = []
-    private(set) var tf: [Int32] = []
+    /// The records (`records[..<count]`; the array only grows, so later slots are left over).
+    private(set) var records: [DocumentRecord] = []
+    /// Record `r`'s positions: `positions[r * cap ..< r * cap + min(records[r].tf, cap)]`.
     private(set) var positions: [Int32] = []
     /// Literal tokens per field (`SearchField.rawValue`).
     private(set) var fieldLengths = [Int](repeating: 0, count: SearchIndex.fieldCount)
@@ -30,9 +27,8 @@ struct DocumentRecords {
     private(set) var textCount = 0
     private(set) var textBytes = 0
 
-    /// Per vocabulary token: the number of the last text that had it, and its record there.
-    private var stamp: [Int32] = []
-    private var recordOf: [Int32] = []
+    /// Per vocabulary token: the last text that had it, and its record there.
+    private var marks: [TextMark] = []
     private var textNumber: Int32 = 0
 
     init(cap: Int, glossary: SearchGlossary) {
@@ -40,9 +36,9 @@ struct DocumentRecords {
         self.glossary = glossary
     }
 
-    /// The records' columns, as encoders read them.
-    var columns: RecordColumns {
-        RecordColumns(text: text, field: field, tf: tf, positions: positions, cap: cap, fieldLengths: fieldLengths)
+    /// What encoders read beside each record.
+    var context: RecordContext {
+        RecordContext(positions: positions, cap: cap, fieldLengths: fieldLengths)
     }
 
     /// Size of the vocabulary so far.
@@ -68,44 +64,34 @@ struct DocumentRecords {
     }
 
     /// Adds a record per distinct token of the text just tokenized.
-    private mutating func addRecords(text number: Int32, field fieldNumber: Int32) {
+    private mutating func addRecords(text number: Int32, field: Int32) {
         let n = tokenizer.count
-        Self.ensure(&stamp, count: vocabularySize)
-        Self.ensure(&recordOf, count: vocabularySize)
-        Self.ensure(&token, count: count + n)
-        Self.ensure(&text, count: count + n)
-        Self.ensure(&field, count: count + n)
-        Self.ensure(&tf, count: count + n)
-        Self.ensure(&positions, count: (count + n) * max(cap, 1))
+        Self.ensure(&marks, count: vocabularySize, TextMark())
+        Self.ensure(&records, count: count + n, DocumentRecord())
+        Self.ensure(&positions, count: (count + n) * max(cap, 1), 0)
         textNumber += 1
         let ids = tokenizer.ids, occurrences = tokenizer.positions
         var used = count
-        for k in 0..<n {
-            let id = ids[k]
+        for (id, occurrence) in zip(ids[..<n], occurrences[..<n]) {
             let t = Int(id)
-            let r: Int
-            if stamp[t] != textNumber {
-                stamp[t] = textNumber
+            let mark = marks[t]
+            var r = Int(mark.record)
+            if mark.text != textNumber {
                 r = used
-                recordOf[t] = Int32(r)
-                token[r] = id
-                text[r] = number
-                field[r] = fieldNumber
-                tf[r] = 0
+                marks[t] = TextMark(text: textNumber, record: Int32(r))
+                records[r] = DocumentRecord(token: id, text: number, field: field, tf: 0)
                 used += 1
-            } else {
-                r = Int(recordOf[t])
             }
-            let f = Int(tf[r])
-            if f < cap { positions[r * cap + f] = occurrences[k] }
-            tf[r] = Int32(f + 1)
+            let f = Int(records[r].tf)
+            if f < cap { positions[r * cap + f] = occurrence }
+            records[r].tf = Int32(f + 1)
         }
         count = used
     }
 
-    /// Makes `column` at least `count` long (zeros added).
-    private static func ensure(_ column: inout [Int32], count: Int) {
-        if column.count < count { column.append(contentsOf: repeatElement(0, count: count - column.count)) }
+    /// Makes `array` at least `count` long (`filler` added).
+    private static func ensure<Element>(_ array: inout [Element], count: Int, _ filler: Element) {
+        if array.count < count { array.append(contentsOf: repeatElement(filler, count: count - array.count)) }
     }
 
     /// Hands over the vocabulary (in first-appearance order) and drops the tokenizer's state.
@@ -116,13 +102,28 @@ struct DocumentRecords {
     }
 }
 
-/// What an encoder reads of a document's records (`DocumentRecords`): record `r`'s text,
-/// field, tf and positions `positions[r * cap ..< r * cap + min(tf[r], cap)]`, and the
-/// document's exact field lengths (encoders store them quantized: `SearchFieldLength`).
-struct RecordColumns {
-    let text: [Int32]
-    let field: [Int32]
-    let tf: [Int32]
+/// One record of a document: a token of one of its texts, with the text's number in the
+/// document, its field (`SearchField.rawValue`) and the token's frequency in the text. One
+/// value, so that gathering and encoding a record reads and writes one place.
+struct DocumentRecord {
+    var token: Int32 = 0
+    var text: Int32 = 0
+    var field: Int32 = 0
+    var tf: Int32 = 0
+}
+
+/// Where a vocabulary token last had a record: the text (a number that grows over all the
+/// texts `DocumentRecords` has tokenized) and the record there. One value, so that the
+/// lookup per token occurrence touches one place.
+struct TextMark {
+    var text: Int32 = 0
+    var record: Int32 = 0
+}
+
+/// What an encoder reads of a document beside each record: the records' positions (record
+/// `r`'s are `positions[r * cap ..< r * cap + min(tf, cap)]`) and the document's exact field
+/// lengths (encoders store them quantized: `SearchFieldLength`).
+struct RecordContext {
     let positions: [Int32]
     let cap: Int
     let fieldLengths: [Int]

@@ -36,28 +36,28 @@ struct PostingsAccumulator<Encoding: PostingsEncoding> {
         streams.grow(to: records.vocabularySize)
         let maxRecord = Encoding.maxRecordLength(cap: records.cap)
         let digits = WebDigits.table
-        let columns = records.columns, tokens = records.token
+        let context = records.context, all = records.records
         let states = streams.states
         for r in 0..<records.count {
-            let token = tokens[r]
-            let t = Int(token)
+            let entry = all[r]
+            let t = Int(entry.token)
             let last = states[t].lastDoc
-            var record = PostingRecord(index: r, gap: nil, startsDocument: last != d,
+            var record = PostingRecord(index: r, record: entry, gap: nil, startsDocument: last != d,
                                        previousText: states[t].lastText, previousField: states[t].lastField)
             if last >= batchFirstDocument {
                 record.gap = d - last
             } else {
                 let open = states[t].openPart
                 if open >= 0 { parts.end(open, lastDoc: last, to: states[t].count) }
-                states[t].openPart = parts.begin(token: token, firstDoc: d, from: states[t].count)
+                states[t].openPart = parts.begin(token: entry.token, firstDoc: d, from: states[t].count)
             }
             if last != d { states[t].documentFrequency += 1 }
             var out = states[t].writer(reserving: maxRecord, digits: digits)
-            Encoding.write(record, of: columns, into: &out)
+            Encoding.write(record, of: context, into: &out)
             states[t].count += out.count
             states[t].lastDoc = d
-            states[t].lastText = columns.text[r]
-            states[t].lastField = columns.field[r]
+            states[t].lastText = entry.text
+            states[t].lastField = entry.field
             states[t].recordCount += 1
         }
     }

@@ -2,8 +2,10 @@ import KBCore
 /// One record as the postings accumulator hands it to an encoder: which of the document's
 /// records (`DocumentRecords`) it is, and what the token's previous record was.
 struct PostingRecord {
-    /// The record's index in the document's records.
+    /// The record's index in the document's records (where its positions are: `RecordContext`).
     var index: Int
+    /// The record.
+    var record: DocumentRecord
     /// The document gap from the token's previous record, or nil for the token's first record
     /// in a batch (that gap is written when the parts are joined: `PostingsEncoding.writeHead`).
     var gap: Int32?
@@ -20,8 +22,8 @@ struct PostingRecord {
 protocol PostingsEncoding {
     /// The most bytes one record with `cap` positions takes.
     static func maxRecordLength(cap: Int) -> Int
-    /// Writes a record of `records`.
-    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter)
+    /// Writes a record of `document`.
+    static func write(_ posting: PostingRecord, of document: RecordContext, into out: inout RecordWriter)
     /// The length of the head before a part: the document gap from the token's previous record
     /// (from document 0 for its first part).
     static func headLength(gap: Int32) -> Int
@@ -34,15 +36,15 @@ enum BinaryPostings: PostingsEncoding {
     static func maxRecordLength(cap: Int) -> Int { 15 + 5 * cap }
 
     @inline(__always)
-    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter) {
-        let r = record.index
-        if let gap = record.gap { out.varint(UInt32(gap)) }
-        out.varint(UInt32(records.text[r]))
-        let tf = Int(records.tf[r])
+    static func write(_ posting: PostingRecord, of document: RecordContext, into out: inout RecordWriter) {
+        if let gap = posting.gap { out.varint(UInt32(gap)) }
+        out.varint(UInt32(posting.record.text))
+        let tf = Int(posting.record.tf)
         out.varint(UInt32(tf))
         var previous: Int32 = 0
-        for k in 0..<min(tf, records.cap) {
-            let p = records.positions[r * records.cap + k]
+        let p0 = posting.index * document.cap
+        for k in 0..<min(tf, document.cap) {
+            let p = document.positions[p0 + k]
             out.varint(UInt32(p - previous))
             previous = p
         }
@@ -57,34 +59,32 @@ enum WebPostings: PostingsEncoding {
     static func maxRecordLength(cap: Int) -> Int { WebDigits.maxLength * (5 + cap) }
 
     @inline(__always)
-    static func write(_ record: PostingRecord, of records: RecordColumns, into out: inout RecordWriter) {
+    static func write(_ posting: PostingRecord, of document: RecordContext, into out: inout RecordWriter) {
         let fieldCount = Int32(SearchIndex.fieldCount)
-        let r = record.index
-        let text = records.text[r], field = records.field[r]
-        let fieldLength = UInt32(SearchFieldLength.code(records.fieldLengths[Int(field)]))
-        if record.startsDocument {
+        let text = posting.record.text, field = posting.record.field
+        if posting.startsDocument {
             // The first record of the document: its head (the document gap), text and field,
             // and the code of the field's length (`SearchFieldLength`).
-            if let gap = record.gap { writeHead(gap: gap, into: &out) }
+            if let gap = posting.gap { writeHead(gap: gap, into: &out) }
             out.digits(UInt32(text * fieldCount + field), WebDigits.textT)
-            out.digits(fieldLength, WebDigits.lengthT)
+            out.digits(UInt32(SearchFieldLength.code(document.fieldLengths[Int(field)])), WebDigits.lengthT)
         } else {
             // A later record of the same document: text gap and field step in one head, then
             // the code of the field's length if the field changed.
-            let step = field - record.previousField
-            out.digits(UInt32(2 * ((text - record.previousText - 1) * fieldCount + step)), WebDigits.headT)
-            if step != 0 { out.digits(fieldLength, WebDigits.lengthT) }
+            let step = field - posting.previousField
+            out.digits(UInt32(2 * ((text - posting.previousText - 1) * fieldCount + step)), WebDigits.headT)
+            if step != 0 { out.digits(UInt32(SearchFieldLength.code(document.fieldLengths[Int(field)])), WebDigits.lengthT) }
         }
         // Positions: the first with whether tf > 1, then tf − 2, then the gaps.
-        let tf = Int(records.tf[r])
-        let m = min(tf, records.cap)
-        let p0 = r * records.cap
-        let first = m > 0 ? records.positions[p0] : 0
+        let tf = Int(posting.record.tf)
+        let m = min(tf, document.cap)
+        let p0 = posting.index * document.cap
+        let first = m > 0 ? document.positions[p0] : 0
         out.digits(UInt32(2 * first) + (tf > 1 ? 1 : 0), WebDigits.positionT)
         if tf > 1 { out.digits(UInt32(tf - 2), WebDigits.smallT) }
         var previous = first
         for k in 1..<max(m, 1) {
-            let p = records.positions[p0 + k]
+            let p = document.positions[p0 + k]
             out.digits(UInt32(p - previous), WebDigits.smallT)
             previous = p
         }

@@ -203,33 +203,9 @@ struct SearchTokenizer {
             }
             var at = 0
             SearchScalars.properties.withUnsafeBufferPointer { tableBuffer in
-                let table = tableBuffer.baseAddress!
                 normalized.withUnsafeMutableBufferPointer { out in
                 classes.withUnsafeMutableBufferPointer { cls in
-                    var previous = 0
-                    while at < bytes {
-                        let (c, width) = Self.decode(buf, at)
-                        let p = SearchScalars.properties(c, table)
-                        if p & SearchScalars.segmentBit == 0 {
-                            // c belongs to the segment of the scalar before: that one goes the
-                            // slow way too.
-                            if i > 0 { i -= 1; at = previous }
-                            break
-                        }
-                        if p & SearchScalars.inertBit != 0 {
-                            out[i] = c
-                            cls[i] = p & SearchScalars.classMask
-                        } else if p & SearchScalars.simpleBit != 0 {
-                            let m = SearchScalars.simpleMapping(c)!
-                            out[i] = m
-                            cls[i] = table[Int(m)] & SearchScalars.classMask
-                        } else {
-                            break
-                        }
-                        i += 1
-                        previous = at
-                        at += width
-                    }
+                    (i, at) = Self.normalizeStandalone(buf, into: out, classes: cls, table: tableBuffer.baseAddress!)
                 }}
             }
             if tracksSources {
@@ -264,6 +240,41 @@ struct SearchTokenizer {
                 i = j
             }
         }
+    }
+
+    /// The fast path of `normalize`: decodes `buf` from its start while each scalar stands alone
+    /// (the next one starts a segment) and is inert or maps to one scalar, writing the scalars
+    /// and their classes; stops before the first that is not, and before the scalar ahead of
+    /// one that does not start a segment. Returns how many scalars it wrote and how many bytes
+    /// they took. The indexes are locals of their own, so that the loop keeps them in registers.
+    @inline(__always)
+    private static func normalizeStandalone(_ buf: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt32>,
+                                            classes cls: UnsafeMutableBufferPointer<UInt8>,
+                                            table: UnsafePointer<UInt8>) -> (scalars: Int, bytes: Int) {
+        var i = 0, at = 0, previous = 0
+        while at < buf.count {
+            let (c, width) = decode(buf, at)
+            let p = SearchScalars.properties(c, table)
+            if p & SearchScalars.segmentBit == 0 {
+                // c belongs to the segment of the scalar before: that one goes the slow way too.
+                if i > 0 { i -= 1; at = previous }
+                break
+            }
+            if p & SearchScalars.inertBit != 0 {
+                out[i] = c
+                cls[i] = p & SearchScalars.classMask
+            } else if p & SearchScalars.simpleBit != 0 {
+                let m = SearchScalars.simpleMapping(c)!
+                out[i] = m
+                cls[i] = table[Int(m)] & SearchScalars.classMask
+            } else {
+                break
+            }
+            i += 1
+            previous = at
+            at += width
+        }
+        return (i, at)
     }
 
     @inline(__always)
@@ -490,7 +501,7 @@ struct SearchTokenizer {
     /// `scratch` until `flushScratch`; a new one is made, interned and remembered by `internScalars`.
     private mutating func emitCJKRunInterned(_ a: Int, _ len: Int, _ pos: Int32, unigrams: Bool) {
         if unigramIDs.isEmpty { unigramIDs = [Int32](repeating: -1, count: 0x10000) }
-        var token = CJKRunToken(scalar: 0, isBigram: !unigrams)
+        var token = CJKRunToken(firstOfRunWithUnigrams: unigrams)
         while token.exists(inRunOf: len) {
             let scratch = self.scratch
             scratch.reserve(scratch.pending + 2 * (len - token.scalar))
@@ -901,21 +912,23 @@ struct LatinRunCache {
 /// and the next scalar. A run's tokens come per scalar: its unigram (when unigrams are made),
 /// then its bigram.
 struct CJKRunToken {
-    var scalar: Int
-    var isBigram: Bool
+    /// The token's place in the run's sequence of unigrams and bigrams: `2 × scalar` for the
+    /// unigram, `2 × scalar + 1` for the bigram; the loops over a run step and test this one
+    /// number.
+    private var place: Int
 
-    /// Whether a run of `length` scalars has this token.
-    func exists(inRunOf length: Int) -> Bool { isBigram ? scalar + 1 < length : scalar < length }
+    /// The run's first token: the unigram of its first scalar, or its first bigram.
+    init(firstOfRunWithUnigrams unigrams: Bool) { place = unigrams ? 0 : 1 }
 
-    /// The run's next token.
-    mutating func advance(unigrams: Bool) {
-        if unigrams && !isBigram {
-            isBigram = true
-        } else {
-            scalar += 1
-            isBigram = !unigrams
-        }
-    }
+    var scalar: Int { place >> 1 }
+    var isBigram: Bool { place & 1 == 1 }
+
+    /// Whether a run of `length` scalars has this token (its last is the last scalar's unigram).
+    func exists(inRunOf length: Int) -> Bool { place < 2 * length - 1 }
+
+    /// The run's next token: with unigrams, each unigram and bigram in turn; without, the next
+    /// bigram.
+    mutating func advance(unigrams: Bool) { place += unigrams ? 1 : 2 }
 }
 
 /// The key of a CJK unigram or bigram in `ScalarTokenMap`: the scalar itself, or the first

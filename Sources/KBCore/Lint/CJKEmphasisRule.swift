@@ -84,15 +84,26 @@ enum CJKEmphasisRule {
     /// non-ASCII byte (a single `*` is reported only next to a CJK letter). A quick test
     /// before any parsing work; it may say yes where the rule finds nothing, never no where
     /// it finds something.
+    ///
+    /// Only the `*` and `_` bytes are looked at, each found with `ByteSearch` (memchr), with the
+    /// bytes beside it: most entries have none or few, and a byte-by-byte loop over every entry
+    /// was about 3 % of the instructions of `kb index` at 10,000 entries.
     static func mayContainRun(_ bytes: [UInt8]) -> Bool {
-        var previous: UInt8 = 0
-        for byte in bytes {
-            if (byte == 0x2A || byte == 0x5F) && byte == previous { return true }
-            if (byte == 0x2A && previous >= 0x80) || (previous == 0x2A && byte >= 0x80) { return true }
-            previous = byte
+        var from = 0
+        while let k = ByteSearch.firstIndex(of: star, in: bytes, from: from) {
+            if k > 0 && (bytes[k - 1] == 0x2A || bytes[k - 1] >= 0x80) { return true }
+            if k + 1 < bytes.count && bytes[k + 1] >= 0x80 { return true }
+            from = k + 1
+        }
+        from = 0
+        while let k = ByteSearch.firstIndex(of: underscore, in: bytes, from: from) {
+            if k > 0 && bytes[k - 1] == 0x5F { return true }
+            from = k + 1
         }
         return false
     }
+
+    private static let star: [UInt8] = [0x2A], underscore: [UInt8] = [0x5F]
 
     /// Placeholders for inlines that are not text (private-use scalars, one per kind).
     static let inlineNames: [Unicode.Scalar: String] = [

@@ -90,6 +90,32 @@ import Testing
         #expect(CJKEmphasisRule.mayContainRun(Array(Self.entry(testCase.markdown).utf8)))
     }
 
+    /// The pre-check says yes exactly where a pair of neighbouring bytes is `**`, `__`, or a `*`
+    /// beside a non-ASCII byte (the plain definition, byte pair by byte pair), on random texts
+    /// made mostly of `*`, `_`, ASCII and non-ASCII bytes.
+    @Test func preCheckMatchesThePairDefinition() {
+        func plain(_ bytes: [UInt8]) -> Bool {
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if (byte == 0x2A || byte == 0x5F) && byte == previous { return true }
+                if (byte == 0x2A && previous >= 0x80) || (previous == 0x2A && byte >= 0x80) { return true }
+                previous = byte
+            }
+            return false
+        }
+        var random = SplitMix64(state: 0x2A5F)
+        let alphabet: [UInt8] = [0x2A, 0x5F, 0x61, 0x20, 0xE3, 0x81, 0x82]
+        var yes = 0
+        for length in 0..<400 {
+            let bytes = (0..<(length % 40)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+            let expected = plain(bytes)
+            if expected { yes += 1 }
+            #expect(CJKEmphasisRule.mayContainRun(bytes) == expected, "\(bytes)")
+        }
+        // Both answers occur.
+        #expect(yes > 0 && yes < 400)
+    }
+
     /// Several paragraphs: each report points at its own line.
     @Test func pointsAtEachLine() throws {
         let found = try Self.warnings("前置き\n\n**注意:**この\n\n普通の行\n\nこれは__強調__した")

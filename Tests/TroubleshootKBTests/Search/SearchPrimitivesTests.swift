@@ -23,6 +23,22 @@ import Testing
         }
     }
 
+    // MARK: Varint.write
+
+    @Test func varintWriteMatchesThePlainAppend() {
+        var random = SplitMix64(state: 0x7F)
+        let values: [UInt32] = [0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 0x1F_FFFF, 0x20_0000, 0xFFF_FFFF, 0x1000_0000, .max]
+            + (0..<500).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) >> UInt32.random(in: 0..<32, using: &random) }
+        for v in values {
+            var plain: [UInt8] = []
+            Varint.append(v, to: &plain)
+            var written = [UInt8](repeating: 0, count: 5)
+            let n = written.withUnsafeMutableBytes { Varint.write(v, to: $0.baseAddress!) }
+            #expect(Array(written[0..<n]) == plain, "\(v)")
+            #expect(n == Varint.length(v), "\(v)")
+        }
+    }
+
     // MARK: PostingsAccumulator (ChunkTokens, RecordWriter)
 
     /// The binary records of `documents` (numbered from 0) per token, made the plain way: each
