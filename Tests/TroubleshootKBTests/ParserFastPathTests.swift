@@ -47,7 +47,7 @@ import Testing
 
     // MARK: Byte searches of the lint rules
 
-    /// `ByteSearch.firstIndex` (memmem) and `CJKEmphasisRule.mayContainPattern` (memchr) give what
+    /// `ByteSearch.firstIndex` (memchr and memcmp, for a run or one byte) and `CJKEmphasisRule.mayContainPattern` (memchr) give what
     /// a byte-by-byte scan gives, at the edges of the buffer too.
     @Test func byteSearchesMatchAPlainScan() {
         var random = Random(state: 11)
@@ -63,6 +63,9 @@ import Testing
             let start = random.below(6)
             #expect(ByteSearch.firstIndex(of: needle, in: haystack, from: start) == plainIndex(needle, haystack, start),
                     "\(needle) in \(haystack) from \(start)")
+            // The one-byte search (memchr) against the same scan.
+            #expect(ByteSearch.firstIndex(of: needle[0], in: haystack, from: start) == plainIndex([needle[0]], haystack, start),
+                    "\(needle[0]) in \(haystack) from \(start)")
         }
         #expect(ByteSearch.firstIndex(of: Array("TODO(kb-import)".utf8), in: Array("x TODO(kb-import): y".utf8)) == 2)
     }

@@ -6,7 +6,6 @@ import Darwin
 
 /// Byte-level search helpers for hot paths.
 package enum ByteSearch {
-    /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
     /// Whether `needle` (not empty) occurs in `haystack`.
     static func contains(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = needle.first, let base = haystack.baseAddress, haystack.count >= needle.count else { return false }
@@ -22,6 +21,17 @@ package enum ByteSearch {
         }
     }
 
+    /// The offset of the first `byte` in `haystack` at or after `start` (memchr).
+    package static func firstIndex(of byte: UInt8, in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard start >= 0, start < haystack.count else { return nil }
+        return haystack.withUnsafeBufferPointer { buffer -> Int? in
+            let base = buffer.baseAddress!
+            guard let found = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+
+    /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
     package static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
         guard let first = needle.first, start >= 0, haystack.count - start >= needle.count else { return nil }
         // Candidates found with memchr (vectorised in libc), each compared with memcmp.

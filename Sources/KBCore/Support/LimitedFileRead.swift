@@ -27,14 +27,10 @@ package enum LimitedFileRead {
 
     /// At most the first `count` bytes of a file; nil when it cannot be read.
     package static func head(_ file: String, count: Int) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
-        defer { try? handle.close() }
-        do {
-            // nil at the end of the file: an empty file.
-            return try handle.read(upToCount: count).map { [UInt8]($0) } ?? []
-        } catch {
-            return nil
-        }
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return read(fd, upTo: count)
     }
 
     /// A regular file's bytes read straight into an array, when it is smaller than `limit`; nil on
@@ -46,19 +42,25 @@ package enum LimitedFileRead {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0, Int(info.st_size) < limit else { return nil }
         let expected = Int(info.st_size)
+        // A file that grew while it was read is left to the general path.
+        guard let bytes = read(fd, upTo: expected + 1), bytes.count <= expected else { return nil }
+        return bytes
+    }
+
+    /// Up to `count` bytes from `fd`, read straight into an array (fewer at the end of the file);
+    /// nil on a read error.
+    private static func read(_ fd: Int32, upTo count: Int) -> [UInt8]? {
         var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var total = 0
-            while total < expected + 1 {
-                let r = Glibc.read(fd, buffer.baseAddress! + total, expected + 1 - total)
+            while total < count {
+                let r = Glibc.read(fd, buffer.baseAddress! + total, count - total)
                 if r < 0 { if errno == EINTR { continue }; failed = true; break }
                 if r == 0 { break }
                 total += r
             }
             initialized = total
         }
-        // A file that grew while it was read is left to the general path.
-        guard !failed, bytes.count <= expected else { return nil }
-        return bytes
+        return failed ? nil : bytes
     }
 }
