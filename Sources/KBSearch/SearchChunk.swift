@@ -195,8 +195,7 @@ extension ChunkToken {
 struct RecordWriter {
     private let base: UnsafeMutableRawPointer
     private let digitTable: UnsafePointer<UInt8>
-    /// Bytes written (at most the room reserved: it is added to with wrapping arithmetic, so
-    /// that the record loops carry no overflow checks).
+    /// Bytes written.
     private(set) var count = 0
 
     init(at base: UnsafeMutableRawPointer, digits: UnsafePointer<UInt8> = WebDigits.table) {
@@ -205,10 +204,10 @@ struct RecordWriter {
     }
 
     @inline(__always)
-    mutating func varint(_ v: UInt32) { count &+= Varint.write(v, to: base + count) }
+    mutating func varint(_ v: UInt32) { count += Varint.write(v, to: base + count) }
 
     @inline(__always)
-    mutating func digits(_ v: UInt32, _ t: UInt32) { count &+= WebDigits.write(v, t, to: base + count, digitTable) }
+    mutating func digits(_ v: UInt32, _ t: UInt32) { count += WebDigits.write(v, t, to: base + count, digitTable) }
 
     mutating func copy(_ bytes: UnsafeRawBufferPointer) {
         guard let from = bytes.baseAddress, bytes.count > 0 else { return }

@@ -181,15 +181,13 @@ enum Varint {
         bytes.append(UInt8(v))
     }
 
-    /// Writes `v` at `p`; returns the number of bytes written. Wrapping arithmetic (at most five
-    /// bytes are counted), so that the record loops it is inlined into carry no overflow checks
-    /// (`SearchPrimitivesTests` compares it with `append`).
+    /// Writes `v` at `p`; returns the number of bytes written.
     @inline(__always)
     static func write(_ v: UInt32, to p: UnsafeMutableRawPointer) -> Int {
         var v = v
         var n = 0
-        while v >= 0x80 { p.storeBytes(of: UInt8(v & 0x7F) | 0x80, toByteOffset: n, as: UInt8.self); v >>= 7; n &+= 1 }
+        while v >= 0x80 { p.storeBytes(of: UInt8(v & 0x7F) | 0x80, toByteOffset: n, as: UInt8.self); v >>= 7; n += 1 }
         p.storeBytes(of: UInt8(v), toByteOffset: n, as: UInt8.self)
-        return n &+ 1
+        return n + 1
     }
 }

@@ -24,22 +24,19 @@ enum WebDigits {
     }()
 
     /// Writes `v` at `p` with terminal count `t` (`digits`: `table`); returns the number of characters.
-    /// Wrapping arithmetic, so that the record loops it is inlined into carry no overflow checks:
-    /// `t` is below `radix`, `v` is at least `t` where it is lowered, and at most `maxLength`
-    /// characters are counted (`SearchPrimitivesTests` compares it with `append`).
     @inline(__always)
     static func write(_ v: UInt32, _ t: UInt32, to p: UnsafeMutableRawPointer, _ digits: UnsafePointer<UInt8>) -> Int {
         var v = v
         var n = 0
-        let c = radix &- t
+        let c = radix - t
         while v >= t {
-            v &-= t
-            p.storeBytes(of: digits[Int(t &+ v % c)], toByteOffset: n, as: UInt8.self)
+            v -= t
+            p.storeBytes(of: digits[Int(t + v % c)], toByteOffset: n, as: UInt8.self)
             v /= c
-            n &+= 1
+            n += 1
         }
         p.storeBytes(of: digits[Int(v)], toByteOffset: n, as: UInt8.self)
-        return n &+ 1
+        return n + 1
     }
 
     /// Number of characters of `v` with terminal count `t`.
