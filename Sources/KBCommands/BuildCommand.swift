@@ -81,7 +81,7 @@ public struct BuildCommand: KBCommand {
             options: options,
             report: { diagnostic in
                 progress.clear()
-                stderr.print(LintCommand.format(diagnostic, style: errorStyle))
+                stderr.printLine { LintCommand.format(diagnostic, style: errorStyle, into: &$0) }
             },
             progress: { step, done, total in progress.update(step.rawValue, done, total) })
         let summary: SiteBuilder.Summary

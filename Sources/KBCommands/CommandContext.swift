@@ -34,6 +34,16 @@ public final class OutputStream: Sendable {
 
     public func print(_ text: String = "") { write(text + "\n") }
 
+    /// Appends a line made in place by `line` (its bytes, without the line break).
+    public func printLine(_ line: (inout [UInt8]) -> Void) {
+        let shouldFlush = buffer.withLock { buffer in
+            line(&buffer)
+            buffer.append(UInt8(ascii: "\n"))
+            return handle != nil && buffer.count >= 1 << 16
+        }
+        if shouldFlush { flush() }
+    }
+
     public func flush() {
         buffer.withLock { buffer in
             guard let handle, !buffer.isEmpty else { return }
@@ -123,6 +133,12 @@ public struct TerminalStyle: Sendable {
     public let enabled: Bool
 
     func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    /// What `body` appends to `output`, wrapped in the escape codes of `code` when enabled.
+    func wrap(_ code: String, into output: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        if enabled { output += "\u{1B}[\(code)m".utf8 }
+        body(&output)
+        if enabled { output += "\u{1B}[0m".utf8 }
+    }
     public func bold(_ text: String) -> String { wrap(text, "1") }
     public func dim(_ text: String) -> String { wrap(text, "2") }
     public func red(_ text: String) -> String { wrap(text, "31") }

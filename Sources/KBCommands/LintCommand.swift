@@ -72,10 +72,37 @@ public struct LintCommand: KBCommand {
         let diagnostics: [Diagnostic]
     }
 
+    /// `path:line:col: warning: message [rule-id]`.
     static func format(_ diagnostic: Diagnostic, style: TerminalStyle) -> String {
-        let position = diagnostic.location.map { ":\($0.line):\($0.column)" } ?? ""
-        let severity = diagnostic.severity == .error ? style.red(style.bold("error:")) : style.yellow(style.bold("warning:"))
-        return "\(style.bold(diagnostic.path + position + ":")) \(severity) \(diagnostic.message) \(style.dim("[\(diagnostic.rule.id)]"))"
+        var line: [UInt8] = []
+        format(diagnostic, style: style, into: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// The same appended to `line` as UTF-8 (without the line break): a build replays every
+    /// warning of an unchanged knowledge base, thousands of lines.
+    static func format(_ diagnostic: Diagnostic, style: TerminalStyle, into line: inout [UInt8]) {
+        style.wrap("1", into: &line) { line in
+            line += diagnostic.path.utf8
+            if let location = diagnostic.location {
+                line.append(UInt8(ascii: ":")); line += String(location.line).utf8
+                line.append(UInt8(ascii: ":")); line += String(location.column).utf8
+            }
+            line.append(UInt8(ascii: ":"))
+        }
+        line.append(UInt8(ascii: " "))
+        let isError = diagnostic.severity == .error
+        style.wrap(isError ? "31" : "33", into: &line) { line in
+            style.wrap("1", into: &line) { line in line += (isError ? "error:" : "warning:").utf8 }
+        }
+        line.append(UInt8(ascii: " "))
+        line += diagnostic.message.utf8
+        line.append(UInt8(ascii: " "))
+        style.wrap("2", into: &line) { line in
+            line.append(UInt8(ascii: "["))
+            line += diagnostic.rule.id.utf8
+            line.append(UInt8(ascii: "]"))
+        }
     }
 }
 

@@ -96,11 +96,14 @@ public struct SearchIndex: Sendable {
     /// Positions `0..<count` in index order of the ids `id(i)`.
     package static func documentOrder(count: Int, id: (Int) -> String) -> [Int] {
         let ids = (0..<count).map(id)
-        return ids.indices.sorted { a, b in
+        func precedes(_ a: Int, _ b: Int) -> Bool {
             let x = ids[a], y = ids[b]
             if x == y { return a < b }
             return x.utf8.lexicographicallyPrecedes(y.utf8)
         }
+        // (Ids mostly come in order already: the loader's and the build manifest's.)
+        if ids.indices.dropFirst().allSatisfy({ precedes($0 - 1, $0) }) { return Array(ids.indices) }
+        return ids.indices.sorted(by: precedes)
     }
 
     static func build(documents: [SearchDocument], parameters: SearchParameters, glossary: SearchGlossary = .empty,

@@ -33,10 +33,10 @@ struct WebPostingsScanner {
         var text = 0
         var field = 0
         /// The length of the record's field in its document, as scored (decoded from its
-        /// `SearchFieldLength` code).
+        /// `SearchFieldLength` code; filled only when the scanner decodes values).
         var fieldLength = 0
         var tf = 0
-        /// The first `min(tf, maxPositions)` positions (filled only when the scanner keeps positions).
+        /// The first `min(tf, maxPositions)` positions (filled only when the scanner decodes values).
         var positions: [Int] = []
         /// Whether it is the first record of its document (an odd head).
         var isFirstInDocument = false
@@ -56,8 +56,10 @@ struct WebPostingsScanner {
     let range: Range<Int>
     /// `maxPositions` of the export.
     let cap: Int
-    /// Whether `record.positions` is filled.
-    var keepsPositions = false
+    /// Whether `record.fieldLength` and `record.positions` are filled; else their digits are
+    /// stepped over (checked, not computed): locating a document's records needs only each
+    /// record's document and place.
+    var decodesValues = false
     private(set) var offset: Int
     /// The record `next()` read last.
     private(set) var record = Record()
@@ -95,7 +97,7 @@ struct WebPostingsScanner {
             let textField = try number(WebDigits.textT)
             record.text = textField / fc
             record.field = textField % fc
-            record.fieldLength = try SearchFieldLength.length(number(WebDigits.lengthT))
+            try fieldLength()
         } else {
             guard count > 0 else { throw Malformed(offset: start) }
             let h = head / 2
@@ -104,37 +106,65 @@ struct WebPostingsScanner {
             record.text = previous.text + h / fc + 1
             record.field = previous.field + step
             guard record.field < fc else { throw Malformed(offset: start) }
-            if step != 0 { record.fieldLength = try SearchFieldLength.length(number(WebDigits.lengthT)) }
+            if step != 0 { try fieldLength() }
         }
         let first = try number(WebDigits.positionT)
         record.tf = 1
         if first % 2 == 1 { record.tf = try number(WebDigits.smallT) + 2 }
         let m = min(record.tf, cap)
-        if keepsPositions {
+        if decodesValues {
             record.positions.removeAll(keepingCapacity: true)
             if m > 0 { record.positions.append(first / 2) }
-        }
-        var p = first / 2
-        for _ in 1..<max(m, 1) {
-            p += try number(WebDigits.smallT)
-            if keepsPositions { record.positions.append(p) }
+            var p = first / 2
+            for _ in 1..<max(m, 1) {
+                p += try number(WebDigits.smallT)
+                record.positions.append(p)
+            }
+        } else {
+            for _ in 1..<max(m, 1) { try skipNumber(WebDigits.smallT) }
         }
         record.end = offset
         count += 1
         return true
     }
 
-    /// Reads a number with terminal count `t`.
+    /// Reads the field length code into `record.fieldLength`, or steps over it.
+    private mutating func fieldLength() throws(Malformed) {
+        if decodesValues {
+            record.fieldLength = try SearchFieldLength.length(number(WebDigits.lengthT))
+        } else {
+            try skipNumber(WebDigits.lengthT)
+        }
+    }
+
+    /// Steps over a number with terminal count `t`, its digits checked as `number` checks them.
+    @inline(__always)
+    private mutating func skipNumber(_ t: UInt32) throws(Malformed) {
+        let t = Int8(t), c = Int(WebDigits.radix) - Int(t)
+        var i = offset, scale = 1
+        while true {
+            guard i < range.upperBound, scale <= Int(UInt32.max) else { throw Malformed(offset: i) }
+            let x = digitValues[Int(bytes[i])]
+            guard x >= 0 else { throw Malformed(offset: i) }
+            i += 1
+            if x < t { offset = i; return }
+            scale *= c
+        }
+    }
+
+    /// Reads a number with terminal count `t` (inlined: most numbers are one digit, and records
+    /// are read by the million when a common word's postings are located).
+    @inline(__always)
     private mutating func number(_ t: UInt32) throws(Malformed) -> Int {
         let t = Int(t), c = Int(WebDigits.radix) - t
-        var v = 0, scale = 1
+        var i = offset, v = 0, scale = 1
         while true {
-            guard offset < range.upperBound, scale <= Int(UInt32.max) else { throw Malformed(offset: offset) }
-            let x = Int(digitValues[Int(bytes[offset])])
-            guard x >= 0 else { throw Malformed(offset: offset) }
-            offset += 1
+            guard i < range.upperBound, scale <= Int(UInt32.max) else { throw Malformed(offset: i) }
+            let x = Int(digitValues[Int(bytes[i])])
+            guard x >= 0 else { throw Malformed(offset: i) }
+            i += 1
             v += x * scale
-            if x < t { return v }
+            if x < t { offset = i; return v }
             scale *= c
         }
     }

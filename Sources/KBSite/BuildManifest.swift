@@ -22,8 +22,8 @@ struct BuildManifest: Equatable {
     static let fileName = ".kb-build"
     static let magic = "kb-build-manifest"
     /// Bumped whenever the layout of the file or what a listing holds changes (2: checksums are
-    /// `ContentChecksum`, over 64-bit words).
-    static let version = 2
+    /// `ContentChecksum`, over 64-bit words; 3: each symptom keeps its script).
+    static let version = 3
 
     /// `BuildFingerprint`: the inputs every page depends on.
     var fingerprint: String
@@ -241,7 +241,7 @@ struct ManifestWriter {
         string(l.status?.rawValue ?? "")
         strings(l.tags); string(l.summary); strings(l.related)
         int(l.symptoms.count)
-        for symptom in l.symptoms { string(symptom.phrase); string(symptom.fragment) }
+        for symptom in l.symptoms { string(symptom.phrase); string(symptom.language.rawValue); string(symptom.fragment) }
         int(l.usesModelWorld ? 1 : 0)
         int(l.attempts.count)
         for attempt in l.attempts { string(attempt.number); string(attempt.outcome.rawValue) }
@@ -279,6 +279,8 @@ struct ManifestReader {
     }
 
     var isAtEnd: Bool { position == input.endIndex }
+    /// Bytes left: a bound on the number of items still to read (each takes at least one byte).
+    var remaining: Int { input.endIndex - position }
 
     mutating func uint() -> UInt64? {
         var value: UInt64 = 0
@@ -317,6 +319,7 @@ struct ManifestReader {
     mutating func strings() -> [String]? {
         guard let count = int(), count <= input.endIndex - position else { return nil }
         var values: [String] = []
+        values.reserveCapacity(count)
         for _ in 0..<count {
             guard let value = string() else { return nil }
             values.append(value)
@@ -331,18 +334,22 @@ struct ManifestReader {
               let status = string(), let tags = strings(), let summary = string(), let related = strings(),
               let symptomCount = int() else { return nil }
         var symptoms: [SiteListing.Symptom] = []
+        symptoms.reserveCapacity(min(symptomCount, remaining))
         for _ in 0..<symptomCount {
-            guard let phrase = string(), let fragment = string() else { return nil }
-            symptoms.append(.init(phrase: phrase, fragment: fragment))
+            guard let phrase = string(), let script = string(), let language = ScriptLanguage(rawValue: script),
+                  let fragment = string() else { return nil }
+            symptoms.append(.init(phrase: phrase, language: language, fragment: fragment))
         }
         guard let model = int(), let attemptCount = int() else { return nil }
         var attempts: [SiteListing.Attempt] = []
+        attempts.reserveCapacity(min(attemptCount, remaining))
         for _ in 0..<attemptCount {
             guard let number = string(), let name = string(), let outcome = Outcome(rawValue: name) else { return nil }
             attempts.append(.init(number: number, outcome: outcome))
         }
         guard let diagnosticCount = int() else { return nil }
         var diagnostics: [Diagnostic] = []
+        diagnostics.reserveCapacity(min(diagnosticCount, remaining))
         for _ in 0..<diagnosticCount {
             guard let path = string(), let lineNumber = int(), let column = int(), let severityName = string(),
                   let severity = Diagnostic.Severity(rawValue: severityName), let message = string(), let ruleID = string(), let rule = LintRule(id: ruleID)

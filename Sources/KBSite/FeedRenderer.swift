@@ -35,7 +35,9 @@ struct FeedRenderer {
         url(SitePaths.home, index.updated)
         url(SitePaths.symptoms, index.updated)
         if index.hasModelPage { url(SitePaths.navigationBarModel, nil) }
-        for k in index.entries.indices { url(index.entries[k].path, index.entries[k].updated) }
+        // (`SitePaths.entry` of the id, not the listing's `path`: reading a computed property of an
+        // array element copies the whole listing.)
+        for k in index.entries.indices { url(SitePaths.entry(index.entries[k].id), index.entries[k].updated) }
         for group in index.tags + index.languages {
             for page in 1...group.pageCount {
                 // Newest first: the first entry of a page is its newest.

@@ -60,14 +60,12 @@ extension SiteBuilder {
         var records = manifest.entries
         manifest.entries = []
         let positions = Dictionary(records.indices.map { (records[$0].listing.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let knownIDs: Set<String>
-        if entriesFolder == manifest.entriesFolder {
-            knownIDs = Set(manifest.knownIDs)
-        } else {
+        var sortedKnownIDs = manifest.knownIDs
+        if entriesFolder != manifest.entriesFolder {
             let (found, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
             let files = found.map { relativePath($0.file) }.sorted()
             guard locatorDiagnostics.isEmpty, files == records.map(\.file) else { throw CleanBuildNeeded(reason: "entries were added, removed or renamed") }
-            knownIDs = EntryLocator.knownIDs(for: found)
+            sortedKnownIDs = EntryLocator.knownIDs(for: found).sorted()
         }
 
         // Which entries may have changed: any stamp of the folder, the entry file or the scenario file.
@@ -140,6 +138,10 @@ extension SiteBuilder {
         }
 
         // Lint the changed entries; the others' diagnostics are those of the last build.
+        // Lint asks the known ids only whether the ids `related` names exist: those of the changed
+        // entries, looked up in the sorted list.
+        let named = Set(changedItems.flatMap { $0.entry?.metadata.related ?? [] })
+        let knownIDs = named.filter { Self.sortedContains(sortedKnownIDs, $0) }
         let fresh = Linter.standard.lint(changedItems, knownIDs: knownIDs, progress: { progress(.validate, $0, $1) })
         let freshByFolder = Self.diagnosticsByFolder(fresh)
         let previousListings = Dictionary(uniqueKeysWithValues: changed.map { ($0.position, records[$0.position].listing) })
@@ -199,13 +201,23 @@ extension SiteBuilder {
         var newManifest = manifest
         newManifest.entries = records
         newManifest.entriesFolder = entriesFolder.settled(before: startTime)
-        newManifest.knownIDs = knownIDs.sorted()
+        newManifest.knownIDs = sortedKnownIDs
         newManifest.searchState = Self.encodeSearchState(searchState)
         try site.writeManifest(newManifest.encodedParts(blocks: try manifestBlocks.wait()))
         clock.lap(.write)
         let report = IncrementalBuildReport(changedEntries: changed.count, renderedPages: plan.pages.count,
                                             writtenFiles: site.written, removedFiles: site.removed)
         return summary(entries: records.count, pages: plan.pages.count, site: site, report: report, start: start, clock: clock)
+    }
+
+    /// Whether `sorted` (in ascending order) holds `value`.
+    static func sortedContains(_ sorted: [String], _ value: String) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == value
     }
 
     func summary(entries: Int, pages: Int, site: IncrementalSiteFiles, report: IncrementalBuildReport, start: UInt64, clock: StepClock) -> Summary {

@@ -151,11 +151,12 @@ struct SiteIndex: Sendable {
         let entries = sorted ? listings : listings.sorted { $0.id < $1.id }
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(entries.count)
-        for (position, item) in entries.enumerated() {
-            guard SitePaths.isPlainID(item.id) else {
-                throw SiteBuildError(step: .index, path: pathOf(item.id), message: "id '\(item.id)' cannot be used as a folder name")
+        for position in entries.indices {
+            let id = entries[position].id
+            guard SitePaths.isPlainID(id) else {
+                throw SiteBuildError(step: .index, path: pathOf(id), message: "id '\(id)' cannot be used as a folder name")
             }
-            positionByID[item.id] = position
+            positionByID[id] = position
         }
         let checks = checksByID.isEmpty ? [SiteCheckReport.EntryResult?](repeating: nil, count: entries.count) : entries.map { checksByID[$0.id] }
         // Newest first, then by id: the entries are sorted by id, so ties keep their position order.
@@ -186,18 +187,7 @@ struct SiteIndex: Sendable {
         let tags = tagNames.map { ListGroup(name: $0, folder: SitePaths.tagFolder($0), entries: byTag[$0]!) }
         let languages = byLang.keys.sorted().map { ListGroup(name: $0, folder: SitePaths.languageFolder($0), entries: byLang[$0]!) }
 
-        var groups: [ScriptLanguage: [SymptomLink]] = [:]
-        for position in entries.indices {
-            for symptom in entries[position].symptoms {
-                let language = ScriptLanguage.detect(symptom.phrase)
-                groups[language, default: []].append(SymptomLink(phrase: symptom.phrase, language: language, entry: position,
-                                                                 fragment: symptom.fragment))
-            }
-        }
-        let symptoms = ScriptLanguage.displayOrder.compactMap { language -> SymptomGroup? in
-            guard let links = groups[language] else { return nil }
-            return SymptomGroup(language: language, links: sortedByPhrase(links))
-        }
+        let symptoms = symptomGroups(entries)
 
         let feed = Array(byDate.prefix(feedLimit))
         let updated = byDate.first.map { entries[$0].updated } ?? "1970-01-01"
@@ -208,28 +198,41 @@ struct SiteIndex: Sendable {
                          symptoms: symptoms, feed: feed, updated: updated, hasModelPage: hasModelPage)
     }
 
-    /// Links sorted by phrase (UTF-8 bytes, that is code points), then by entry. Links come in
-    /// entry order, and many entries share a phrase: they are gathered per phrase (in order) and
-    /// only the distinct phrases are sorted.
-    static func sortedByPhrase(_ links: [SymptomLink]) -> [SymptomLink] {
+    /// The symptom phrases of all entries by script (`ScriptLanguage.displayOrder`), each group
+    /// sorted by phrase (UTF-8 bytes, that is code points), then by entry. Many entries share a
+    /// phrase: the links are gathered per distinct phrase (in entry order), and only the distinct
+    /// phrases are sorted.
+    static func symptomGroups(_ entries: [SiteListing]) -> [SymptomGroup] {
         var phraseNumber: [PhraseKey: Int] = [:]
-        var phrases: [[Int]] = []
-        for k in links.indices {
-            let key = PhraseKey(links[k].phrase)
-            if let number = phraseNumber[key] {
-                phrases[number].append(k)
-            } else {
-                phraseNumber[key] = phrases.count
-                phrases.append([k])
+        /// Per distinct phrase: its language and the (entry, symptom) positions that show it.
+        var phrases: [(language: ScriptLanguage, links: [(entry: Int, symptom: Int)])] = []
+        var phraseTexts: [String] = []
+        for position in entries.indices {
+            let symptoms = entries[position].symptoms
+            for k in symptoms.indices {
+                let key = PhraseKey(symptoms[k].phrase)
+                if let number = phraseNumber[key] {
+                    phrases[number].links.append((position, k))
+                } else {
+                    phraseNumber[key] = phrases.count
+                    phrases.append((symptoms[k].language, [(position, k)]))
+                    phraseTexts.append(symptoms[k].phrase)
+                }
             }
         }
-        let order = phrases.indices.sorted { ByteText.compare(links[phrases[$0][0]].phrase, links[phrases[$1][0]].phrase) < 0 }
-        var sorted: [SymptomLink] = []
-        sorted.reserveCapacity(links.count)
-        for number in order {
-            for k in phrases[number] { sorted.append(links[k]) }
+        return ScriptLanguage.displayOrder.compactMap { language -> SymptomGroup? in
+            let numbers = phrases.indices.filter { phrases[$0].language == language }
+            guard !numbers.isEmpty else { return nil }
+            let order = numbers.sorted { ByteText.compare(phraseTexts[$0], phraseTexts[$1]) < 0 }
+            var links: [SymptomLink] = []
+            for number in order {
+                for (entry, k) in phrases[number].links {
+                    let symptom = entries[entry].symptoms[k]
+                    links.append(SymptomLink(phrase: symptom.phrase, language: language, entry: entry, fragment: symptom.fragment))
+                }
+            }
+            return SymptomGroup(language: language, links: links)
         }
-        return sorted
     }
 
     /// A phrase compared and hashed by its UTF-8 bytes.

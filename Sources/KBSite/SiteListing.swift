@@ -32,8 +32,20 @@ struct SiteListing: Sendable, Equatable {
 
     struct Symptom: Sendable, Equatable {
         let phrase: String
+        /// The phrase's script (`ScriptLanguage.detect`): the symptom index groups phrases by it.
+        let language: ScriptLanguage
         /// `symptom-3`, or the anchor of the one attempt that quotes the phrase.
         let fragment: String
+
+        init(phrase: String, fragment: String) {
+            self.init(phrase: phrase, language: ScriptLanguage.detect(phrase), fragment: fragment)
+        }
+
+        init(phrase: String, language: ScriptLanguage, fragment: String) {
+            self.phrase = phrase
+            self.language = language
+            self.fragment = fragment
+        }
     }
 
     /// `entries/<id>.html`.
@@ -58,7 +70,7 @@ struct SiteListing: Sendable, Equatable {
         let meta = item.entry.metadata
         self.init(id: item.id, title: item.title, lang: item.lang, updated: item.updated, status: meta.status, tags: meta.tags,
                   summary: meta.summary, related: meta.related,
-                  symptoms: SiteIndex.symptomLinks(of: item).map { Symptom(phrase: $0.phrase, fragment: $0.fragment) },
+                  symptoms: SiteIndex.symptomLinks(of: item),
                   usesModelWorld: item.scenario?.text.contains("@world:" + NavigationBarWorld.worldName) == true,
                   attempts: item.entry.attempts.map { Attempt(number: $0.number.description, outcome: $0.outcome) })
     }

@@ -70,10 +70,14 @@ public struct Linter: Sendable {
     }
 
     package static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.sorted { a, b in
+        func precedes(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
             if a.path != b.path { return a.path < b.path }
             return (a.location ?? .init(line: 0, column: 0)) < (b.location ?? .init(line: 0, column: 0))
         }
+        // Diagnostics gathered entry by entry mostly come in order already (the sort is stable:
+        // in-order diagnostics stay as they are).
+        if diagnostics.indices.dropFirst().allSatisfy({ !precedes(diagnostics[$0], diagnostics[$0 - 1]) }) { return diagnostics }
+        return diagnostics.sorted(by: precedes)
     }
 
     /// Lints one parsed entry.

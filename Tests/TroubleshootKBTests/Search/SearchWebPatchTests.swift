@@ -377,7 +377,7 @@ enum PatchEdit: String, CaseIterable, CustomStringConvertible {
         let bytes = Array(postings.utf8)
         let list = try #require(index.postingList(index.tokens.find(token)))
         var scanner = WebPostingsScanner(bytes, maxPositions: index.parameters.maxPositions)
-        scanner.keepsPositions = true
+        scanner.decodesValues = true
         var records: [WebPostingsScanner.Record] = []
         while try scanner.next() { records.append(scanner.record) }
         try #require(records.count == list.count, "\(token): \(records.count) records, the index has \(list.count)")
