@@ -36,8 +36,6 @@ struct WebPostingsScanner {
         /// `SearchFieldLength` code; filled only when the scanner decodes values).
         var fieldLength = 0
         var tf = 0
-        /// The first `min(tf, maxPositions)` positions (filled only when the scanner decodes values).
-        var positions: [Int] = []
         /// Whether it is the first record of its document (an odd head).
         var isFirstInDocument = false
         /// Where the record starts, where its head ends, and where it ends.
@@ -56,13 +54,15 @@ struct WebPostingsScanner {
     let range: Range<Int>
     /// `maxPositions` of the export.
     let cap: Int
-    /// Whether `record.fieldLength` and `record.positions` are filled; else their digits are
+    /// Whether `record.fieldLength` and `positions` are filled; else their digits are
     /// stepped over (checked, not computed): locating a document's records needs only each
     /// record's document and place.
     var decodesValues = false
     private(set) var offset: Int
     /// The record `next()` read last.
     private(set) var record = Record()
+    /// Its first `min(tf, maxPositions)` positions (filled only when the scanner decodes values).
+    private(set) var positions: [Int] = []
     /// Records read so far.
     private(set) var count = 0
     /// `WebDigits.values`, held here so the loop reads it without the global's access check.
@@ -78,7 +78,7 @@ struct WebPostingsScanner {
 
     var isAtEnd: Bool { offset >= range.upperBound }
 
-    /// Reads the next record into `record` (in place: its positions array is reused); false at
+    /// Reads the next record into `record` and `positions` (in place: the array is reused); false at
     /// the end of the postings.
     mutating func next() throws(Malformed) -> Bool {
         guard offset < range.upperBound else { return false }
@@ -113,12 +113,12 @@ struct WebPostingsScanner {
         if first % 2 == 1 { record.tf = try number(WebDigits.smallT) + 2 }
         let m = min(record.tf, cap)
         if decodesValues {
-            record.positions.removeAll(keepingCapacity: true)
-            if m > 0 { record.positions.append(first / 2) }
+            positions.removeAll(keepingCapacity: true)
+            if m > 0 { positions.append(first / 2) }
             var p = first / 2
             for _ in 1..<max(m, 1) {
                 p += try number(WebDigits.smallT)
-                record.positions.append(p)
+                positions.append(p)
             }
         } else {
             for _ in 1..<max(m, 1) { try skipNumber(WebDigits.smallT) }
@@ -210,7 +210,6 @@ extension WebPostingsScanner {
         span.end = range.upperBound
         var located = false
         while try scanner.next() {
-            // Fields read one by one: a copy of the record would copy its positions array.
             let document = scanner.record.document, isFirst = scanner.record.isFirstInDocument
             if span.firstDocument == nil { span.firstDocument = document }
             if isFirst { span.totalDocuments += 1 }

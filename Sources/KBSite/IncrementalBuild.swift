@@ -207,7 +207,13 @@ extension SiteBuilder {
         clock.lap(.write)
         let report = IncrementalBuildReport(changedEntries: changed.count, renderedPages: plan.pages.count,
                                             writtenFiles: site.written, removedFiles: site.removed)
-        return summary(entries: records.count, pages: plan.pages.count, site: site, report: report, start: start, clock: clock)
+        let result = summary(entries: records.count, pages: plan.pages.count, site: site, report: report, start: start, clock: clock)
+        // The manifest's records, the index and the pages are hundreds of thousands of
+        // allocations: freed on a thread of their own, as a clean build's are.
+        let garbage: [Any] = [records, newManifest, index as Any, rendered, plan]
+        (records, newManifest.entries, index, rendered, plan) = ([], [], nil, [], PagePlan(pages: [], entries: [:], folders: []))
+        BackgroundRelease.release(garbage)
+        return result
     }
 
     /// Whether `sorted` (in ascending order) holds `value`.

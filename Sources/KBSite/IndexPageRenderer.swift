@@ -275,10 +275,10 @@ struct IndexPageRenderer {
                     html.raw("<li><a")
                     html.link("", layout.link(group.path(page: page)))
                     html.raw(">")
-                    html.text(first.phrase)
+                    html.text(index.phrase(first))
                     if first.phrase != last.phrase {
                         html.raw(" … ")
-                        html.text(last.phrase)
+                        html.text(index.phrase(last))
                     }
                     html.raw("</a> <span class=\"count\" lang=\"en\">")
                     html.number(links.count)
@@ -326,18 +326,18 @@ struct IndexPageRenderer {
         html.raw(">\n")
         var start = range.lowerBound
         while start < range.upperBound {
-            let phrase = links[start].phrase
+            let number = links[start].phrase, phrase = index.symptomPhrases[number]
             var end = start + 1
-            while end < range.upperBound && ByteText.compare(links[end].phrase, phrase) == 0 { end += 1 }
+            while end < range.upperBound && links[end].phrase == number { end += 1 }
             // The whole run of the phrase, across pages.
             var runStart = start, runEnd = end
-            while runStart > 0 && ByteText.compare(links[runStart - 1].phrase, phrase) == 0 { runStart -= 1 }
-            while runEnd < links.count && ByteText.compare(links[runEnd].phrase, phrase) == 0 { runEnd += 1 }
+            while runStart > 0 && links[runStart - 1].phrase == number { runStart -= 1 }
+            while runEnd < links.count && links[runEnd].phrase == number { runEnd += 1 }
             let first = index.entries[links[start].entry]
             let phraseLang = language.htmlLang(entryLang: first.lang)
             if runEnd - runStart == 1 {
                 html.raw("<li><a")
-                html.link(layout.root, first.path, fragment: links[start].fragment)
+                html.link(layout.root, first.path, fragment: index.fragment(links[start]))
                 if phraseLang != listLang { html.attribute("lang", phraseLang) }
                 html.raw(">")
                 html.text(phrase)
@@ -357,7 +357,7 @@ struct IndexPageRenderer {
                 for link in links[start..<end] {
                     let item = index.entries[link.entry]
                     html.raw("<li><a")
-                    html.link(layout.root, item.path, fragment: link.fragment)
+                    html.link(layout.root, item.path, fragment: index.fragment(link))
                     if item.lang != listLang { html.attribute("lang", item.lang) }
                     html.raw(">")
                     html.text(item.title)

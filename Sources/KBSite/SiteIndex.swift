@@ -31,15 +31,17 @@ final class SiteEntry: Sendable {
     }
 }
 
-/// A symptom phrase on the symptom index, with where it leads.
+/// A symptom phrase on the symptom index, with where it leads: numbers only, so that the index
+/// of many thousand links is made without copying their strings.
 struct SymptomLink: Sendable {
-    let phrase: String
-    let language: ScriptLanguage
     /// Index into `SiteIndex.entries`.
     let entry: Int
-    /// `symptom-3` (the phrase on the entry page) or an attempt's anchor when the phrase is
-    /// quoted in exactly one attempt.
-    let fragment: String
+    /// Index into that entry's `SiteListing.symptoms` (its phrase as written, and the fragment
+    /// it links to: `symptom-3`, or an attempt's anchor when the phrase is quoted in exactly one
+    /// attempt).
+    let symptom: Int
+    /// Index into `SiteIndex.symptomPhrases`: links with the same number show the same phrase.
+    let phrase: Int
 }
 
 /// Entries listed together — the entries of a tag or of a language — newest first, shown on
@@ -99,6 +101,8 @@ struct SiteIndex: Sendable {
     let languages: [ListGroup]
     /// By language group (`ScriptLanguage.displayOrder`), phrases sorted.
     let symptoms: [SymptomGroup]
+    /// The distinct symptom phrases (`SymptomLink.phrase`).
+    let symptomPhrases: [String]
     /// Newest first (then id), at most `feedLimit`.
     let feed: [Int]
     /// The greatest `updated` of all entries (`1970-01-01` when there are none).
@@ -116,6 +120,12 @@ struct SiteIndex: Sendable {
     static let symptomPageSize = 500
 
     func entry(id: String) -> SiteListing? { positionByID[id].map { entries[$0] } }
+
+    /// The phrase a link shows.
+    func phrase(_ link: SymptomLink) -> String { symptomPhrases[link.phrase] }
+
+    /// The fragment of the entry page a link leads to.
+    func fragment(_ link: SymptomLink) -> String { entries[link.entry].symptoms[link.symptom].fragment }
 
 
     /// The folders pages are written in.
@@ -187,7 +197,7 @@ struct SiteIndex: Sendable {
         let tags = tagNames.map { ListGroup(name: $0, folder: SitePaths.tagFolder($0), entries: byTag[$0]!) }
         let languages = byLang.keys.sorted().map { ListGroup(name: $0, folder: SitePaths.languageFolder($0), entries: byLang[$0]!) }
 
-        let symptoms = symptomGroups(entries)
+        let (symptoms, symptomPhrases) = symptomGroups(entries)
 
         let feed = Array(byDate.prefix(feedLimit))
         let updated = byDate.first.map { entries[$0].updated } ?? "1970-01-01"
@@ -195,44 +205,43 @@ struct SiteIndex: Sendable {
             entries[k].usesModelWorld || checks[k]?.attempts.contains { !$0.rules.isEmpty } == true
         }
         return SiteIndex(entries: entries, checks: checks, positionByID: positionByID, tags: tags, languages: languages,
-                         symptoms: symptoms, feed: feed, updated: updated, hasModelPage: hasModelPage)
+                         symptoms: symptoms, symptomPhrases: symptomPhrases, feed: feed, updated: updated, hasModelPage: hasModelPage)
     }
 
     /// The symptom phrases of all entries by script (`ScriptLanguage.displayOrder`), each group
-    /// sorted by phrase (UTF-8 bytes, that is code points), then by entry. Many entries share a
-    /// phrase: the links are gathered per distinct phrase (in entry order), and only the distinct
-    /// phrases are sorted.
-    static func symptomGroups(_ entries: [SiteListing]) -> [SymptomGroup] {
+    /// sorted by phrase (UTF-8 bytes, that is code points), then by entry; and the distinct
+    /// phrases the links are numbered by. Many entries share a phrase: the links are gathered
+    /// per distinct phrase (in entry order), and only the distinct phrases are sorted.
+    static func symptomGroups(_ entries: [SiteListing]) -> (groups: [SymptomGroup], phrases: [String]) {
         var phraseNumber: [PhraseKey: Int] = [:]
-        /// Per distinct phrase: its language and the (entry, symptom) positions that show it.
-        var phrases: [(language: ScriptLanguage, links: [(entry: Int, symptom: Int)])] = []
-        var phraseTexts: [String] = []
+        var phrases: [String] = []
+        var languages: [ScriptLanguage] = []
+        /// Per distinct phrase, the (entry, symptom) positions that show it.
+        var linksOfPhrase: [[SymptomLink]] = []
         for position in entries.indices {
             let symptoms = entries[position].symptoms
             for k in symptoms.indices {
                 let key = PhraseKey(symptoms[k].phrase)
-                if let number = phraseNumber[key] {
-                    phrases[number].links.append((position, k))
+                let number: Int
+                if let known = phraseNumber[key] {
+                    number = known
                 } else {
-                    phraseNumber[key] = phrases.count
-                    phrases.append((symptoms[k].language, [(position, k)]))
-                    phraseTexts.append(symptoms[k].phrase)
+                    number = phrases.count
+                    phraseNumber[key] = number
+                    phrases.append(symptoms[k].phrase)
+                    languages.append(symptoms[k].language)
+                    linksOfPhrase.append([])
                 }
+                linksOfPhrase[number].append(SymptomLink(entry: position, symptom: k, phrase: number))
             }
         }
-        return ScriptLanguage.displayOrder.compactMap { language -> SymptomGroup? in
-            let numbers = phrases.indices.filter { phrases[$0].language == language }
+        let groups = ScriptLanguage.displayOrder.compactMap { language -> SymptomGroup? in
+            let numbers = phrases.indices.filter { languages[$0] == language }
             guard !numbers.isEmpty else { return nil }
-            let order = numbers.sorted { ByteText.compare(phraseTexts[$0], phraseTexts[$1]) < 0 }
-            var links: [SymptomLink] = []
-            for number in order {
-                for (entry, k) in phrases[number].links {
-                    let symptom = entries[entry].symptoms[k]
-                    links.append(SymptomLink(phrase: symptom.phrase, language: language, entry: entry, fragment: symptom.fragment))
-                }
-            }
-            return SymptomGroup(language: language, links: links)
+            let order = numbers.sorted { ByteText.compare(phrases[$0], phrases[$1]) < 0 }
+            return SymptomGroup(language: language, links: Array(order.map { linksOfPhrase[$0] }.joined()))
         }
+        return (groups, phrases)
     }
 
     /// A phrase compared and hashed by its UTF-8 bytes.
