@@ -92,7 +92,7 @@ public struct CheckCommand: KBCommand {
         let (locations, locatorDiagnostics) = try EntryLocator.locate([context.entriesDirectory], workingDirectory: context.workingDirectory)
         // Entries that were not read (a symbolic link out of the entries folder) are not checked.
         for diagnostic in locatorDiagnostics where diagnostic.severity == .error {
-            context.stderr.print(LintCommand.format(diagnostic, style: context.errorStyle))
+            context.stderr.printLine { LintCommand.format(diagnostic, style: context.errorStyle, into: &$0) }
         }
         let kb = KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(locations, locatorDiagnostics: locatorDiagnostics)
         var items: [KnowledgeBase.Item]

@@ -150,7 +150,7 @@ public enum KBCommandLine {
             context.stderr.print("settings: " + (root.configurationFile ?? "none (no \(KnowledgeBaseConfiguration.fileName); defaults apply)"))
         }
         if command.reportsConfigurationDiagnostics { return .found(root) }
-        for diagnostic in diagnostics { context.stderr.print(LintCommand.format(diagnostic, style: context.errorStyle)) }
+        for diagnostic in diagnostics { context.stderr.printLine { LintCommand.format(diagnostic, style: context.errorStyle, into: &$0) } }
         if diagnostics.contains(where: { $0.severity == .error }) {
             context.stderr.print("Error: \(root.configurationFile ?? KnowledgeBaseConfiguration.fileName) has errors; fix them and run the command again")
             return .stop(ExitCode.failure)

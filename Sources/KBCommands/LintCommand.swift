@@ -57,7 +57,7 @@ public struct LintCommand: KBCommand {
         } else {
             let style = context.style
             for diagnostic in diagnostics {
-                context.stdout.print(Self.format(diagnostic, style: style))
+                context.stdout.printLine { Self.format(diagnostic, style: style, into: &$0) }
             }
             let summary = "\(entryCount) \(entryCount == 1 ? "entry" : "entries"), \(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
             (diagnostics.isEmpty ? context.stdout : context.stderr).print(summary)
@@ -72,15 +72,9 @@ public struct LintCommand: KBCommand {
         let diagnostics: [Diagnostic]
     }
 
-    /// `path:line:col: warning: message [rule-id]`.
-    static func format(_ diagnostic: Diagnostic, style: TerminalStyle) -> String {
-        var line: [UInt8] = []
-        format(diagnostic, style: style, into: &line)
-        return String(decoding: line, as: UTF8.self)
-    }
-
-    /// The same appended to `line` as UTF-8 (without the line break): a build replays every
-    /// warning of an unchanged knowledge base, thousands of lines.
+    /// `path:line:col: warning: message [rule-id]` appended to `line` as UTF-8 (without the line
+    /// break; written in place: a build replays every warning of an unchanged knowledge base,
+    /// thousands of lines).
     static func format(_ diagnostic: Diagnostic, style: TerminalStyle, into line: inout [UInt8]) {
         style.wrap("1", into: &line) { line in
             line += diagnostic.path.utf8

@@ -57,7 +57,7 @@ public struct ServeCommand: KBCommand {
             let builder = SiteBuilder(options: options, report: { diagnostic in
                 guard diagnostic.severity == .error else { return }
                 errors.withLock { $0.append(diagnostic.formatted) }
-                stderr.print(LintCommand.format(diagnostic, style: style))
+                stderr.printLine { LintCommand.format(diagnostic, style: style, into: &$0) }
             })
             do {
                 _ = try builder.build()

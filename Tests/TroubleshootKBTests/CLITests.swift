@@ -96,6 +96,23 @@ import Testing
                                      stderr: OutputStream(), environment: ["NO_COLOR": "1"]).style
         #expect(noColor.bold("x") == "x")
     }
+
+    @Test func diagnosticLinesOnATerminalAndOff() {
+        let diagnostic = Diagnostic(path: "entries/a/entry.md", location: SourceLocation(line: 3, column: 7), severity: .error,
+                                    message: "status 'wat' is not one of resolved, workaround, open", rule: .invalidStatus)
+        var plain: [UInt8] = [], coloured: [UInt8] = []
+        LintCommand.format(diagnostic, style: TerminalStyle(enabled: false), into: &plain)
+        LintCommand.format(diagnostic, style: TerminalStyle(enabled: true), into: &coloured)
+        #expect(String(decoding: plain, as: UTF8.self)
+                == "entries/a/entry.md:3:7: error: status 'wat' is not one of resolved, workaround, open [invalid-status]")
+        #expect(String(decoding: coloured, as: UTF8.self)
+                == "\u{1B}[1mentries/a/entry.md:3:7:\u{1B}[0m \u{1B}[31m\u{1B}[1merror:\u{1B}[0m\u{1B}[0m "
+                + "status 'wat' is not one of resolved, workaround, open \u{1B}[2m[invalid-status]\u{1B}[0m")
+        var warning: [UInt8] = []
+        LintCommand.format(Diagnostic(path: "kb.yaml", location: nil, severity: .warning, message: "m", rule: .invalidStatus),
+                           style: TerminalStyle(enabled: false), into: &warning)
+        #expect(String(decoding: warning, as: UTF8.self) == "kb.yaml: warning: m [invalid-status]")
+    }
 }
 
 /// Usage lines and help are made from each command's declarations, and show everything it accepts.
