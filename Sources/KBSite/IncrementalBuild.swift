@@ -209,7 +209,8 @@ extension SiteBuilder {
                                             writtenFiles: site.written, removedFiles: site.removed)
         let result = summary(entries: records.count, pages: plan.pages.count, site: site, report: report, start: start, clock: clock)
         // The manifest's records, the index and the pages are hundreds of thousands of
-        // allocations: freed on a thread of their own, as a clean build's are.
+        // allocations: freed on a thread of their own, as a clean build's are (this function's
+        // variables let go of them first, so the last references are that thread's).
         let garbage: [Any] = [records, newManifest, index as Any, rendered, plan]
         (records, newManifest.entries, index, rendered, plan) = ([], [], nil, [], PagePlan(pages: [], entries: [:], folders: []))
         BackgroundRelease.release(garbage)
