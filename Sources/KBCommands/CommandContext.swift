@@ -132,7 +132,12 @@ public struct CommandContext: Sendable {
 public struct TerminalStyle: Sendable {
     public let enabled: Bool
 
-    func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func wrap(_ text: String, _ code: String) -> String {
+        guard enabled else { return text }
+        var output: [UInt8] = []
+        wrap(code, into: &output) { $0 += text.utf8 }
+        return String(decoding: output, as: UTF8.self)
+    }
     /// What `body` appends to `output`, wrapped in the escape codes of `code` when enabled.
     func wrap(_ code: String, into output: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
         if enabled { output += "\u{1B}[\(code)m".utf8 }

@@ -54,9 +54,8 @@ struct WebPostingsScanner {
     let range: Range<Int>
     /// `maxPositions` of the export.
     let cap: Int
-    /// Whether `record.fieldLength` and `positions` are filled; else their digits are
-    /// stepped over (checked, not computed): locating a document's records needs only each
-    /// record's document and place.
+    /// Whether `record.fieldLength` and `positions` are filled; else those numbers are read
+    /// and dropped: locating a document's records needs only each record's document and place.
     var decodesValues = false
     private(set) var offset: Int
     /// The record `next()` read last.
@@ -121,7 +120,7 @@ struct WebPostingsScanner {
                 positions.append(p)
             }
         } else {
-            for _ in 1..<max(m, 1) { try skipNumber(WebDigits.smallT) }
+            for _ in 1..<max(m, 1) { _ = try number(WebDigits.smallT) }
         }
         record.end = offset
         count += 1
@@ -133,22 +132,7 @@ struct WebPostingsScanner {
         if decodesValues {
             record.fieldLength = try SearchFieldLength.length(number(WebDigits.lengthT))
         } else {
-            try skipNumber(WebDigits.lengthT)
-        }
-    }
-
-    /// Steps over a number with terminal count `t`, its digits checked as `number` checks them.
-    @inline(__always)
-    private mutating func skipNumber(_ t: UInt32) throws(Malformed) {
-        let t = Int8(t), c = Int(WebDigits.radix) - Int(t)
-        var i = offset, scale = 1
-        while true {
-            guard i < range.upperBound, scale <= Int(UInt32.max) else { throw Malformed(offset: i) }
-            let x = digitValues[Int(bytes[i])]
-            guard x >= 0 else { throw Malformed(offset: i) }
-            i += 1
-            if x < t { offset = i; return }
-            scale *= c
+            _ = try number(WebDigits.lengthT)
         }
     }
 

@@ -216,7 +216,7 @@ struct SiteIndex: Sendable {
         var phraseNumber: [PhraseKey: Int] = [:]
         var phrases: [String] = []
         var languages: [ScriptLanguage] = []
-        /// Per distinct phrase, the (entry, symptom) positions that show it.
+        /// Per distinct phrase, the links that show it (in entry order).
         var linksOfPhrase: [[SymptomLink]] = []
         for position in entries.indices {
             let symptoms = entries[position].symptoms
