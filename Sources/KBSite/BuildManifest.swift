@@ -22,8 +22,9 @@ struct BuildManifest: Equatable {
     static let fileName = ".kb-build"
     static let magic = "kb-build-manifest"
     /// Bumped whenever the layout of the file or what a listing holds changes (2: checksums are
-    /// `ContentChecksum`, over 64-bit words; 3: each symptom keeps its script).
-    static let version = 3
+    /// `ContentChecksum`, over 64-bit words; 3: each symptom keeps its script; 4: each block
+    /// starts with the lengths of its records).
+    static let version = 4
 
     /// `BuildFingerprint`: the inputs every page depends on.
     var fingerprint: String
@@ -49,6 +50,13 @@ struct BuildManifest: Equatable {
         var listing: SiteListing
         /// The entry's own lint diagnostics (warnings: a build with errors writes no manifest).
         var diagnostics: [Diagnostic]
+
+        /// What `decode` makes of a record it cannot read: no file (which every record has).
+        static let unreadable = EntryRecord(file: "", folder: .missing, entry: .missing, scenario: nil, scenarioStamp: .missing,
+                                            listing: SiteListing(id: "", title: "", lang: "", updated: "", status: nil, tags: [],
+                                                                 summary: "", related: [], symptoms: [], usesModelWorld: false,
+                                                                 attempts: []),
+                                            diagnostics: [])
     }
 
     /// Size, modification time (nanoseconds) and inode of a file or folder; all zero when it is missing.
@@ -104,33 +112,41 @@ struct BuildManifest: Equatable {
 
     // MARK: Encoding
 
-    /// Entry records per block: blocks are encoded and decoded on all cores.
+    /// Entry records per block: blocks are encoded and checked on all cores, and a build writes
+    /// again only the blocks whose records changed.
     static let blockSize = 1024
 
     /// The manifest as bytes: a header line, the fields that concern every entry, then the entry
     /// records in blocks of `blockSize`; each of these parts is length-prefixed (`ManifestWriter`)
     /// and ends with its checksum (`ContentChecksum`, 8 bytes little-endian), because strings are
-    /// read back without validating them again.
+    /// read back without validating them again. A block holds the number of its records, the
+    /// length of each, then the records: they are decoded on all cores straight into one array.
     func encoded() -> [UInt8] { encoded(blocks: Self.encodedBlocks(entries)) }
 
     /// The entry records' blocks, each with its checksum (made on all cores); a block of
     /// `previous` (the blocks read) is kept as it is when none of its records is in `changed`.
-    static func encodedBlocks(_ records: [EntryRecord], previous: [[UInt8]] = [], changed: Set<Int> = []) -> [[UInt8]] {
+    static func encodedBlocks(_ records: [EntryRecord], previous: [ArraySlice<UInt8>] = [], changed: Set<Int> = []) -> [ArraySlice<UInt8>] {
         let count = (records.count + blockSize - 1) / blockSize
         let kept = previous.count == count ? Set(0..<count).subtracting(changed.map { $0 / blockSize }) : []
         return Parallel.map(count) { b in
             if kept.contains(b) { return previous[b] }
-            var w = ManifestWriter()
-            for record in records[(b * blockSize)..<min(records.count, (b + 1) * blockSize)] { w.record(record) }
-            return ManifestWriter.checksummed(w.output)
+            var body = ManifestWriter(), lengths = ManifestWriter()
+            let range = (b * blockSize)..<min(records.count, (b + 1) * blockSize)
+            lengths.int(range.count)
+            for record in records[range] {
+                let before = body.output.count
+                body.record(record)
+                lengths.int(body.output.count - before)
+            }
+            return ManifestWriter.checksummed(lengths.output + body.output)[...]
         }
     }
 
     /// The manifest with its entry records already encoded (`encodedBlocks(entries)`).
-    func encoded(blocks: [[UInt8]]) -> [UInt8] { Array(encodedParts(blocks: blocks).joined()) }
+    func encoded(blocks: [ArraySlice<UInt8>]) -> [UInt8] { Array(encodedParts(blocks: blocks).joined()) }
 
     /// The same in parts to be written one after the other (the blocks as they are, not copied into one array).
-    func encodedParts(blocks: [[UInt8]]) -> [[UInt8]] {
+    func encodedParts(blocks: [ArraySlice<UInt8>]) -> [ArraySlice<UInt8>] {
         var head = ManifestWriter()
         head.string(fingerprint)
         head.stamp(entriesFolder)
@@ -140,11 +156,11 @@ struct BuildManifest: Equatable {
         var w = ManifestWriter()
         w.raw(Array("\(Self.magic) \(Self.version)\n".utf8))
         w.bytes(ManifestWriter.checksummed(head.output))
-        var parts = [w.output]
+        var parts = [w.output[...]]
         for block in blocks {
             var length = ManifestWriter()
             length.int(block.count)
-            parts += [length.output, block]
+            parts += [length.output[...], block]
         }
         return parts
     }
@@ -155,39 +171,57 @@ struct BuildManifest: Equatable {
         self = manifest
     }
 
-    /// A manifest and its blocks as read (`encodedBlocks(previous:)` keeps those that do not change).
-    static func decode(_ bytes: [UInt8]) -> (BuildManifest, blocks: [[UInt8]])? {
+    /// A manifest and its blocks as read (`encodedBlocks(previous:)` keeps those that do not
+    /// change; they share `bytes`' storage).
+    static func decode(_ bytes: [UInt8]) -> (BuildManifest, blocks: [ArraySlice<UInt8>])? {
         let header = Array("\(Self.magic) \(Self.version)\n".utf8)
         guard bytes.starts(with: header) else { return nil }
         var r = ManifestReader(bytes[header.count...])
-        guard let headBytes = r.bytes(), let head = ManifestReader.checked(headBytes) else { return nil }
+        guard let headBytes = r.slice(), let head = ManifestReader.checked(headBytes) else { return nil }
         var h = ManifestReader(head)
         guard let fingerprint = h.string(), let entriesFolder = h.stamp(), let knownIDs = h.strings(),
               let searchState = h.bytes(), let count = h.int(), h.isAtEnd else { return nil }
-        var blocks: [[UInt8]] = []
+        var blocks: [ArraySlice<UInt8>] = []
         while !r.isAtEnd {
             guard let block = r.slice() else { return nil }
-            blocks.append(Array(block))
+            blocks.append(block)
         }
         guard blocks.count == (count + Self.blockSize - 1) / Self.blockSize else { return nil }
-        let decoded = Parallel.map(blocks.count) { b -> [EntryRecord]? in
+        // Where each record is: checked and read from the blocks' tables on all cores.
+        let tables = Parallel.map(blocks.count) { b -> [Range<Int>]? in
             guard let body = ManifestReader.checked(blocks[b]) else { return nil }
             var reader = ManifestReader(body)
-            var records: [EntryRecord] = []
-            records.reserveCapacity(Self.blockSize)
-            while !reader.isAtEnd {
-                guard let record = reader.record() else { return nil }
-                records.append(record)
+            guard let records = reader.int(), records == min(Self.blockSize, count - b * Self.blockSize) else { return nil }
+            var lengths: [Int] = []
+            lengths.reserveCapacity(records)
+            for _ in 0..<records {
+                guard let length = reader.int() else { return nil }
+                lengths.append(length)
             }
-            return records
+            var ranges: [Range<Int>] = []
+            ranges.reserveCapacity(records)
+            var start = reader.offset
+            for length in lengths {
+                guard length <= body.endIndex - start else { return nil }
+                ranges.append(start..<start + length)
+                start += length
+            }
+            return start == body.endIndex ? ranges : nil
         }
-        var entries: [EntryRecord] = []
-        entries.reserveCapacity(count)
-        for block in decoded {
-            guard let block else { return nil }
-            entries += block
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(count)
+        for table in tables {
+            guard let table else { return nil }
+            ranges += table
         }
-        guard entries.count == count else { return nil }
+        // A record that cannot be read (which its block's checksum rules out, short of another
+        // writer of the same version) comes out as `unreadable`: the manifest is then refused.
+        let entries = Parallel.map(count, slices: 4 * ProcessInfo.processInfo.activeProcessorCount) { k in
+            var reader = ManifestReader(bytes[ranges[k]])
+            guard let record = reader.record(), reader.isAtEnd else { return EntryRecord.unreadable }
+            return record
+        }
+        guard !entries.contains(where: { $0.file.isEmpty }) else { return nil }
         return (BuildManifest(fingerprint: fingerprint, entriesFolder: entriesFolder, knownIDs: knownIDs, entries: entries,
                               searchState: searchState), blocks)
     }
@@ -201,7 +235,7 @@ struct BuildManifest: Equatable {
     }
 
     /// The manifest of the site at `output` and its blocks as read, or nil when there is none or it cannot be used.
-    static func read(output: String) -> (BuildManifest, blocks: [[UInt8]])? {
+    static func read(output: String) -> (BuildManifest, blocks: [ArraySlice<UInt8>])? {
         guard let bytes = LimitedFileRead.bytes((output as NSString).appendingPathComponent(fileName), limit: 1 << 30) else { return nil }
         return decode(bytes)
     }
@@ -271,14 +305,16 @@ struct ManifestReader {
     }
 
     /// The bytes before the trailing checksum (`ContentChecksum`, 8 bytes little-endian), when it matches.
-    static func checked(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+    static func checked(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         guard bytes.count >= 8 else { return nil }
-        let body = bytes[..<(bytes.count - 8)]
-        let checksum = bytes[(bytes.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let body = bytes[..<(bytes.endIndex - 8)]
+        let checksum = bytes[(bytes.endIndex - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return ContentChecksum.of(body) == checksum ? body : nil
     }
 
     var isAtEnd: Bool { position == input.endIndex }
+    /// Where the next read starts, as an index of the input.
+    var offset: Int { position }
     /// Bytes left: a bound on the number of items still to read (each takes at least one byte).
     var remaining: Int { input.endIndex - position }
 

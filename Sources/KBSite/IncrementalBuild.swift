@@ -59,7 +59,6 @@ extension SiteBuilder {
         // replacing a record does not copy all of them.
         var records = manifest.entries
         manifest.entries = []
-        let positions = Dictionary(records.indices.map { (records[$0].listing.id, $0) }, uniquingKeysWith: { first, _ in first })
         var sortedKnownIDs = manifest.knownIDs
         if entriesFolder != manifest.entriesFolder {
             let (found, locatorDiagnostics) = try EntryLocator.locate([options.entriesDirectory], workingDirectory: options.workingDirectory)
@@ -137,6 +136,18 @@ extension SiteBuilder {
             _ = try? search?.wait()
         }
 
+        // The site index is made on a thread of its own while the changed entries are linted: it
+        // needs only the listings, which are final once the changed entries are parsed.
+        let siteIndex: BackgroundTask<SiteIndex>? = changed.isEmpty ? nil : {
+            var listings = records.map(\.listing)
+            for item in changed { listings[item.position] = item.record.listing }
+            let files = records.map(\.file)
+            return BackgroundTask { [listings, files] in
+                // (The file of an id is looked for only to name it in an error.)
+                try SiteIndex.make(listings, checks: checks, pathOf: { id in listings.firstIndex { $0.id == id }.map { files[$0] } ?? id })
+            }
+        }()
+
         // Lint the changed entries; the others' diagnostics are those of the last build.
         // Lint asks the known ids only whether the ids `related` names exist: those of the changed
         // entries, looked up in the sorted list.
@@ -150,7 +161,12 @@ extension SiteBuilder {
             record.diagnostics = freshByFolder[PathText.folder(of: item.source.path)] ?? []
             records[item.position] = record
         }
-        try reportAndStopOnErrors(Linter.sorted(records.flatMap(\.diagnostics)))
+        // (Each record's diagnostics are in order, and so are the records, by file: reported as they are.)
+        if Linter.isSorted(records.lazy.flatMap(\.diagnostics)) {
+            try reportAndStopOnErrors(records.lazy.flatMap(\.diagnostics))
+        } else {
+            try reportAndStopOnErrors(Linter.sorted(records.flatMap(\.diagnostics)))
+        }
         writeSearchFiles.decide(true)
         clock.lap(.validate)
 
@@ -172,14 +188,20 @@ extension SiteBuilder {
         var rendered: [(path: String, bytes: [UInt8])] = []
         var plan = PagePlan(pages: [], entries: [:], folders: [])
         var index: SiteIndex? = nil
+        var fileByID: [String: String]? = nil
         var searchState = Self.decodeSearchState(manifest.searchState)
         if !changed.isEmpty {
-            let newIndex = try SiteIndex.make(records.map(\.listing), checks: checks,
-                                              pathOf: { id in positions[id].map { records[$0].file } ?? id })
+            let newIndex = try siteIndex!.wait()
             index = newIndex
             clock.lap(.index)
             plan = try pagePlan(index: newIndex, old: previousListings, changed: changed,
-                                fileOf: { id in positions[id].map { records[$0].file } }, checks: checks)
+                                fileOf: { id in
+                                    // (Asked only for entries that list a changed one as related: made on the first call.)
+                                    if fileByID == nil {
+                                        fileByID = Dictionary(records.map { ($0.listing.id, $0.file) }, uniquingKeysWith: { first, _ in first })
+                                    }
+                                    return fileByID![id]
+                                }, checks: checks)
             let siteEntries = plan.entries
             let pages = RenderedPages(count: plan.pages.count)
             render(plan.pages, of: newIndex, entry: { siteEntries[$0]! }, base: base, listed: Self.listed(on: plan.pages, of: newIndex)) { path, buffer, position in
@@ -458,7 +480,7 @@ final class IncrementalSiteFiles {
     }
 
     /// Writes the manifest from its parts (not counted among the files written).
-    func writeManifest(_ parts: [[UInt8]]) throws {
+    func writeManifest(_ parts: [ArraySlice<UInt8>]) throws {
         try replaceFile(BuildManifest.fileName, with: parts)
     }
 
@@ -468,13 +490,13 @@ final class IncrementalSiteFiles {
     /// Writes `bytes` at `path` unless the file already holds them (or `force`).
     func replace(_ path: String, with bytes: [UInt8], force: Bool = false) throws {
         if !force, let current = read(path), current == bytes { return }
-        try replaceFile(path, with: [bytes])
+        try replaceFile(path, with: [bytes[...]])
         written += 1
         writtenBytes += bytes.count
     }
 
     /// Replaces the file at `path` by `parts`, one after the other: written beside it, then renamed over it.
-    private func replaceFile(_ path: String, with parts: [[UInt8]]) throws {
+    private func replaceFile(_ path: String, with parts: [ArraySlice<UInt8>]) throws {
         let target = full(path)
         let temporary = (target as NSString).deletingLastPathComponent + "/.kb-new-" + (target as NSString).lastPathComponent
         // Plain writes, as a clean build makes its files (no flush to the disk per file: the site
@@ -492,7 +514,7 @@ final class IncrementalSiteFiles {
     }
 
     /// Writes `parts` one after the other into a new file at `path`; returns 0 or the error number.
-    static func write(_ parts: [[UInt8]], to path: String) -> Int32 {
+    static func write(_ parts: [ArraySlice<UInt8>], to path: String) -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return errno }
         var failure: Int32 = 0

@@ -413,9 +413,12 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Reports the diagnostics (sorted) and throws when there are errors.
-    func reportAndStopOnErrors(_ diagnostics: [Diagnostic]) throws {
-        for diagnostic in diagnostics { report(diagnostic) }
-        let errors = diagnostics.filter { $0.severity == .error }
+    func reportAndStopOnErrors(_ diagnostics: some Sequence<Diagnostic>) throws {
+        var errors: [Diagnostic] = []
+        for diagnostic in diagnostics {
+            report(diagnostic)
+            if diagnostic.severity == .error { errors.append(diagnostic) }
+        }
         if let first = errors.first {
             let files = Set(errors.map(\.path)).count
             throw SiteBuildError(step: .validate, path: first.path,
