@@ -72,7 +72,8 @@ else
 fi
 # The build manifest (.kb-build) holds a fingerprint that includes the kb executable's size and
 # stamps (BuildFingerprint), so it differs between two binaries by design: everything else in it
-# (header, entries folder stamp, known ids, search state, entry records) must be identical.
+# (header, entries folder stamp, known ids, search state, entry records) must be identical, unless
+# the two binaries write different versions of its layout (then it is not compared).
 python3 - "$work/site-old/.kb-build" "$work/site-new/.kb-build" <<'PY' || status=1
 import sys
 
@@ -93,29 +94,39 @@ def parts(path):
     return b[:line], head[j:j + length], head[j + length:], b[i + size:]
 
 old, new = parts(sys.argv[1]), parts(sys.argv[2])
-same = old[0] == new[0] and old[2] == new[2] and old[3] == new[3]
+if old[0] != new[0]:
+    # Another version of the manifest's layout (BuildManifest.version): a private cache of the
+    # build, read only by the kb that wrote it, so there is nothing to compare.
+    print("build manifest: not compared, the layouts differ (%s, %s)" % (old[0].decode().strip(), new[0].decode().strip()))
+    sys.exit(0)
+same = old[2] == new[2] and old[3] == new[3]
 print("build manifest: %s apart from the fingerprint (%s, %s)" % (
     "identical" if same else "DIFFERENT", old[1].decode(), new[1].decode()))
 sys.exit(0 if same else 1)
 PY
 index_same=1
-# The index manifest's `#scan-time` line is when the scan ran (SearchIndexStore.Manifest): it
-# differs between any two runs, so it is left out of the comparison.
+unversioned=""
+# The index manifest (manifest.tsv, SearchIndexStore.Manifest) records which entry files the index
+# was made from. Its `#scan-time` line is when the scan ran: it differs between any two runs, so it
+# is left out of the comparison. Like the build manifest, it is a private record read only by the
+# kb that wrote it: when its first line (the layout's version) differs, it is not compared.
 same_index_file() {
     case "$1" in
         manifest.tsv) cmp -s <(grep -v '^#scan-time ' "$work/index-old/$1") <(grep -v '^#scan-time ' "$work/index-new/$1") ;;
         *) cmp -s "$work/index-old/$1" "$work/index-new/$1" ;;
     esac
 }
-for file in "$work/index-old"/* "$work/index-new"/*; do
-    name=$(basename "$file")
-    if ! same_index_file "$name"; then
+for name in $( (ls "$work/index-old"; ls "$work/index-new") | sort -u); do
+    if [ "$name" = manifest.tsv ] && [ -f "$work/index-old/$name" ] && [ -f "$work/index-new/$name" ] \
+        && [ "$(head -1 "$work/index-old/$name")" != "$(head -1 "$work/index-new/$name")" ]; then
+        unversioned=" (manifest.tsv not compared, the layouts differ: $(head -1 "$work/index-old/$name"), $(head -1 "$work/index-new/$name"))"
+    elif ! same_index_file "$name"; then
         echo "index: $name DIFFERENT"
         index_same=0
     fi
 done
 if [ "$index_same" = 1 ]; then
-    echo "index: identical ($(ls "$work/index-new" | tr '\n' ' ')apart from manifest.tsv's #scan-time)"
+    echo "index: identical ($(ls "$work/index-new" | tr '\n' ' ')apart from manifest.tsv's #scan-time)$unversioned"
 else
     status=1
 fi
