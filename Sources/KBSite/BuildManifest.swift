@@ -23,7 +23,7 @@ struct BuildManifest: Equatable {
     static let magic = "kb-build-manifest"
     /// Bumped whenever the layout of the file or what a listing holds changes (2: checksums are
     /// `ContentChecksum`, over 64-bit words; 3: each symptom keeps its script; 4: each block
-    /// starts with the lengths of its records).
+    /// starts with its strings and the lengths of its records).
     static let version = 4
 
     /// `BuildFingerprint`: the inputs every page depends on.
@@ -119,8 +119,10 @@ struct BuildManifest: Equatable {
     /// The manifest as bytes: a header line, the fields that concern every entry, then the entry
     /// records in blocks of `blockSize`; each of these parts is length-prefixed (`ManifestWriter`)
     /// and ends with its checksum (`ContentChecksum`, 8 bytes little-endian), because strings are
-    /// read back without validating them again. A block holds the number of its records, the
-    /// length of each, then the records: they are decoded on all cores straight into one array.
+    /// read back without validating them again. A block holds the number of its records, its
+    /// distinct strings (each record names its strings by their number: a message, a tag or a
+    /// language shared by many entries is decoded once), the length of each record, then the
+    /// records: they are decoded on all cores straight into one array.
     func encoded() -> [UInt8] { encoded(blocks: Self.encodedBlocks(entries)) }
 
     /// The entry records' blocks, each with its checksum (made on all cores); a block of
@@ -130,15 +132,19 @@ struct BuildManifest: Equatable {
         let kept = previous.count == count ? Set(0..<count).subtracting(changed.map { $0 / blockSize }) : []
         return Parallel.map(count) { b in
             if kept.contains(b) { return previous[b] }
-            var body = ManifestWriter(), lengths = ManifestWriter()
+            var body = ManifestWriter(interning: true), head = ManifestWriter()
             let range = (b * blockSize)..<min(records.count, (b + 1) * blockSize)
-            lengths.int(range.count)
+            var lengths: [Int] = []
+            lengths.reserveCapacity(range.count)
             for record in records[range] {
                 let before = body.output.count
                 body.record(record)
-                lengths.int(body.output.count - before)
+                lengths.append(body.output.count - before)
             }
-            return ManifestWriter.checksummed(lengths.output + body.output)[...]
+            head.int(range.count)
+            head.strings(body.internedStrings)
+            for length in lengths { head.int(length) }
+            return ManifestWriter.checksummed(head.output + body.output)[...]
         }
     }
 
@@ -188,10 +194,11 @@ struct BuildManifest: Equatable {
         }
         guard blocks.count == (count + Self.blockSize - 1) / Self.blockSize else { return nil }
         // Where each record is: checked and read from the blocks' tables on all cores.
-        let tables = Parallel.map(blocks.count) { b -> [Range<Int>]? in
+        let tables = Parallel.map(blocks.count) { b -> (strings: [String], ranges: [Range<Int>])? in
             guard let body = ManifestReader.checked(blocks[b]) else { return nil }
             var reader = ManifestReader(body)
-            guard let records = reader.int(), records == min(Self.blockSize, count - b * Self.blockSize) else { return nil }
+            guard let records = reader.int(), records == min(Self.blockSize, count - b * Self.blockSize),
+                  let strings = reader.strings() else { return nil }
             var lengths: [Int] = []
             lengths.reserveCapacity(records)
             for _ in 0..<records {
@@ -206,18 +213,18 @@ struct BuildManifest: Equatable {
                 ranges.append(start..<start + length)
                 start += length
             }
-            return start == body.endIndex ? ranges : nil
+            return start == body.endIndex ? (strings, ranges) : nil
         }
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(count)
         for table in tables {
             guard let table else { return nil }
-            ranges += table
+            ranges += table.ranges
         }
         // A record that cannot be read (which its block's checksum rules out, short of another
         // writer of the same version) comes out as `unreadable`: the manifest is then refused.
         let entries = Parallel.map(count, slices: 4 * ProcessInfo.processInfo.activeProcessorCount) { k in
-            var reader = ManifestReader(bytes[ranges[k]])
+            var reader = ManifestReader(bytes[ranges[k]], strings: tables[k / Self.blockSize]!.strings)
             guard let record = reader.record(), reader.isAtEnd else { return EntryRecord.unreadable }
             return record
         }
@@ -242,9 +249,16 @@ struct BuildManifest: Equatable {
 }
 
 /// Writes the manifest's fields: unsigned LEB128 numbers, and byte strings as their length then
-/// their bytes.
+/// their bytes, or (`interning`) as their number among the distinct strings written so far
+/// (`internedStrings`, to be written before them).
 struct ManifestWriter {
     private(set) var output: [UInt8] = []
+    private let interning: Bool
+    private var numbers: [UTF8Key: Int] = [:]
+    /// The distinct strings an interning writer has met, in the order of their numbers.
+    private(set) var internedStrings: [String] = []
+
+    init(interning: Bool = false) { self.interning = interning }
 
     mutating func uint(_ value: UInt64) {
         var v = value
@@ -287,7 +301,21 @@ struct ManifestWriter {
         }
     }
     mutating func bytes(_ value: [UInt8]) { int(value.count); output += value }
-    mutating func string(_ value: String) { int(value.utf8.count); output.append(contentsOf: value.utf8) }
+    mutating func string(_ value: String) {
+        guard interning else {
+            int(value.utf8.count)
+            output.append(contentsOf: value.utf8)
+            return
+        }
+        let key = UTF8Key(value)
+        if let number = numbers[key] {
+            int(number)
+        } else {
+            numbers[key] = internedStrings.count
+            int(internedStrings.count)
+            internedStrings.append(value)
+        }
+    }
     mutating func strings(_ values: [String]) { int(values.count); for value in values { string(value) } }
     mutating func stamp(_ s: BuildManifest.FileStamp) {
         uint(UInt64(bitPattern: s.size)); uint(UInt64(bitPattern: s.modified)); uint(s.inode)
@@ -298,9 +326,12 @@ struct ManifestWriter {
 struct ManifestReader {
     private let input: ArraySlice<UInt8>
     private var position: Int
+    /// The strings an interning writer numbered (`ManifestWriter(interning:)`), or nil.
+    private let interned: [String]?
 
-    init(_ input: ArraySlice<UInt8>) {
+    init(_ input: ArraySlice<UInt8>, strings: [String]? = nil) {
         self.input = input
+        interned = strings
         position = input.startIndex
     }
 
@@ -347,6 +378,10 @@ struct ManifestReader {
 
     /// A string; the manifest's checksum stands for its UTF-8 being what was written.
     mutating func string() -> String? {
+        if let interned {
+            guard let number = int(), number < interned.count else { return nil }
+            return interned[number]
+        }
         guard let count = int(), count <= input.endIndex - position else { return nil }
         defer { position += count }
         return String(decoding: input[position..<position + count], as: UTF8.self)

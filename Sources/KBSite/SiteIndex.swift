@@ -213,7 +213,7 @@ struct SiteIndex: Sendable {
     /// phrases the links are numbered by. Many entries share a phrase: the links are gathered
     /// per distinct phrase (in entry order), and only the distinct phrases are sorted.
     static func symptomGroups(_ entries: [SiteListing]) -> (groups: [SymptomGroup], phrases: [String]) {
-        var phraseNumber: [PhraseKey: Int] = [:]
+        var phraseNumber: [UTF8Key: Int] = [:]
         var phrases: [String] = []
         var languages: [ScriptLanguage] = []
         /// Per distinct phrase, the links that show it (in entry order).
@@ -221,7 +221,7 @@ struct SiteIndex: Sendable {
         for position in entries.indices {
             let symptoms = entries[position].symptoms
             for k in symptoms.indices {
-                let key = PhraseKey(symptoms[k].phrase)
+                let key = UTF8Key(symptoms[k].phrase)
                 let number: Int
                 if let known = phraseNumber[key] {
                     number = known
@@ -242,17 +242,6 @@ struct SiteIndex: Sendable {
             return SymptomGroup(language: language, links: Array(order.map { linksOfPhrase[$0] }.joined()))
         }
         return (groups, phrases)
-    }
-
-    /// A phrase compared and hashed by its UTF-8 bytes.
-    struct PhraseKey: Hashable {
-        let text: String
-        init(_ text: String) { self.text = text }
-        static func == (a: PhraseKey, b: PhraseKey) -> Bool { ByteText.compare(a.text, b.text) == 0 }
-        func hash(into hasher: inout Hasher) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
     }
 
     /// The symptom phrases of one entry, each linking to the phrase on the entry page or to the
