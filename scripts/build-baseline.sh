@@ -22,7 +22,8 @@ mkdir -p "$repo/bench-out"
 tree=$(mktemp -d /tmp/kb-baseline.XXXXXX)
 trap 'git -C "$repo" worktree remove --force "$tree" > /dev/null 2>&1 || rm -rf "$tree"' EXIT
 git worktree add --detach "$tree" "$rev" > /dev/null 2>&1
-(cd "$tree" && swift build -c release --product kb >&2)
+# Built as `make build` builds kb (Makefile, RELEASE_BUILD), so times compare alike.
+(cd "$tree" && swift build -c release --product kb --static-swift-stdlib >&2)
 cp "$tree/.build/release/kb" "$out.partial"
 mv "$out.partial" "$out"
 echo "$out"
