@@ -162,7 +162,7 @@ extension SiteBuilder {
             records[item.position] = record
         }
         // (Each record's diagnostics are in order, and so are the records, by file: reported as they are.)
-        if Linter.isSorted(records.lazy.flatMap(\.diagnostics)) {
+        if Self.diagnosticsInOrder(records) {
             try reportAndStopOnErrors(records.lazy.flatMap(\.diagnostics))
         } else {
             try reportAndStopOnErrors(Linter.sorted(records.flatMap(\.diagnostics)))
@@ -237,6 +237,18 @@ extension SiteBuilder {
         (records, newManifest.entries, index, rendered, plan) = ([], [], nil, [], PagePlan(pages: [], entries: [:], folders: []))
         BackgroundRelease.release(garbage)
         return result
+    }
+
+    /// Whether the records' diagnostics, one record after the other, are in `Linter.sorted`'s order.
+    static func diagnosticsInOrder(_ records: [BuildManifest.EntryRecord]) -> Bool {
+        var last: (record: Int, diagnostic: Int)? = nil
+        for r in records.indices {
+            for k in records[r].diagnostics.indices {
+                if let last, Linter.precedes(records[r].diagnostics[k], records[last.record].diagnostics[last.diagnostic]) { return false }
+                last = (r, k)
+            }
+        }
+        return true
     }
 
     /// Whether `sorted` (in ascending order) holds `value`.

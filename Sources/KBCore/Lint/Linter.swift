@@ -72,22 +72,12 @@ public struct Linter: Sendable {
     package static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         // Diagnostics gathered entry by entry mostly come in order already (the sort is stable:
         // in-order diagnostics stay as they are).
-        if isSorted(diagnostics) { return diagnostics }
+        if diagnostics.indices.dropFirst().allSatisfy({ !precedes(diagnostics[$0], diagnostics[$0 - 1]) }) { return diagnostics }
         return diagnostics.sorted(by: precedes)
     }
 
-    /// Whether `diagnostics` are in the order `sorted` gives them.
-    package static func isSorted(_ diagnostics: some Sequence<Diagnostic>) -> Bool {
-        var previous: Diagnostic? = nil
-        for diagnostic in diagnostics {
-            if let previous, precedes(diagnostic, previous) { return false }
-            previous = diagnostic
-        }
-        return true
-    }
-
     /// The order of `sorted`: by path, then by line and column (none first).
-    private static func precedes(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+    package static func precedes(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
         if a.path != b.path { return a.path < b.path }
         return (a.location ?? .init(line: 0, column: 0)) < (b.location ?? .init(line: 0, column: 0))
     }
