@@ -35,7 +35,7 @@ import Testing
                       knownIDs: entries.map(\.listing.id), entries: entries, searchState: Array("{}".utf8))
     }
 
-    @Test(arguments: [0, 1, 1023, 1024, 2500])
+    @Test(arguments: [0, 1, BuildManifest.blockSize - 1, BuildManifest.blockSize, 2 * BuildManifest.blockSize + 452])
     func recordsReadBackAsWritten(count: Int) throws {
         let manifest = Self.manifest(Self.records(count))
         // (Read into a variable first: a failed #require would print every byte of its operand.)
@@ -50,16 +50,18 @@ import Testing
     }
 
     @Test func keptBlocksEqualBlocksEncodedAgain() throws {
-        var entries = Self.records(2500)
+        let size = BuildManifest.blockSize
+        var entries = Self.records(2 * size + size / 2)
         let read = BuildManifest.decode(Self.manifest(entries).encoded())
         let (_, blocks) = try #require(read)
         #expect(blocks.count == 3)
-        var listing = entries[1500].listing
+        let edited = size + size / 2
+        var listing = entries[edited].listing
         listing = SiteListing(id: listing.id, title: "Edited", lang: listing.lang, updated: listing.updated, status: listing.status,
                               tags: listing.tags, summary: listing.summary, related: listing.related, symptoms: listing.symptoms,
                               usesModelWorld: listing.usesModelWorld, attempts: listing.attempts)
-        entries[1500].listing = listing
-        let patched = BuildManifest.encodedBlocks(entries, previous: blocks, changed: [1500])
+        entries[edited].listing = listing
+        let patched = BuildManifest.encodedBlocks(entries, previous: blocks, changed: [edited])
         let encodedAgain = BuildManifest.encodedBlocks(entries)
         let samePatched = patched.map(Array.init) == encodedAgain.map(Array.init)
         #expect(samePatched, "the blocks kept and made again differ from the blocks all made again")
@@ -69,11 +71,11 @@ import Testing
         #expect(madeAgain, "the changed block was kept")
         let readAgain = BuildManifest(decoding: Self.manifest(entries).encoded(blocks: patched))
         let decoded = try #require(readAgain)
-        #expect(decoded.entries[1500].listing.title == "Edited")
+        #expect(decoded.entries[edited].listing.title == "Edited")
     }
 
     @Test func aDamagedOrShortManifestIsRefused() throws {
-        let bytes = Self.manifest(Self.records(1500)).encoded()
+        let bytes = Self.manifest(Self.records(3 * BuildManifest.blockSize / 2)).encoded()
         for offset in [bytes.count / 3, bytes.count / 2, bytes.count - 9] {
             var damaged = bytes
             damaged[offset] ^= 0x20
