@@ -217,14 +217,16 @@ struct BuildManifest: Equatable {
         }
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(count)
+        var blockStrings: [[String]] = []
         for table in tables {
             guard let table else { return nil }
             ranges += table.ranges
+            blockStrings.append(table.strings)
         }
         // A record that cannot be read (which its block's checksum rules out, short of another
         // writer of the same version) comes out as `unreadable`: the manifest is then refused.
         let entries = Parallel.map(count, slices: 4 * ProcessInfo.processInfo.activeProcessorCount) { k in
-            var reader = ManifestReader(bytes[ranges[k]], strings: tables[k / Self.blockSize]!.strings)
+            var reader = ManifestReader(bytes[ranges[k]], strings: blockStrings[k / Self.blockSize])
             guard let record = reader.record(), reader.isAtEnd else { return EntryRecord.unreadable }
             return record
         }
