@@ -423,9 +423,11 @@ struct WebExportPatcher {
         c.newWeight = c.oldWeight
     }
 
-    /// The bytes read of a token file whose postings stay as they are: its framing, key, df, idf
-    /// and first record fit in them (unless the key is unusually long).
-    static let ownFileHeadBytes = 4096
+    /// The bytes read of a token file whose postings stay as they are: its framing (about 40
+    /// bytes), key, df, idf and first record fit in them unless the key or the record is unusually
+    /// long (the whole file is read then). A body edit keeps hundreds of such files, so a larger
+    /// head is hundreds of pages copied for nothing.
+    static let ownFileHeadBytes = 512
 
     /// Token files are numbered in vocabulary order: a token with a file of its own whose place
     /// may change (its first document changes, or is this document, where its rank may change)

@@ -41,15 +41,19 @@ extension SiteBuilder {
     /// search export cannot be patched); lint errors and write failures throw as in a clean build.
     func buildIncrementally(base: BaseURL, start: UInt64, clock: StepClock) throws -> Summary {
         let output = URL(fileURLWithPath: options.outputDirectory).standardizedFileURL.resolvingSymlinksInPath().path
+        let startTime = BuildManifest.FileStamp.now
+        // The fingerprint of this build (options, theme, glossary, check report, kb) is made on a
+        // thread of its own while the manifest is read.
+        let glossaryPath = (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)
+        let fingerprint = BackgroundTask { [self] in
+            BuildFingerprint.make(options: options, assets: try listAssets(), glossaryPath: glossaryPath)
+        }
         guard FileManager.default.fileExists(atPath: (output as NSString).appendingPathComponent(SitePaths.marker)),
               let (readManifest, manifestBlocksRead) = BuildManifest.read(output: output) else {
             throw CleanBuildNeeded(reason: "no manifest of a previous build")
         }
         var manifest = readManifest
-        let startTime = BuildManifest.FileStamp.now
-        let assets = try listAssets()
-        let glossaryPath = (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)
-        guard manifest.fingerprint == BuildFingerprint.make(options: options, assets: assets, glossaryPath: glossaryPath) else {
+        guard manifest.fingerprint == (try fingerprint.wait()) else {
             throw CleanBuildNeeded(reason: "options, settings, theme, glossary, check report or kb changed")
         }
         // The entry files: those of the last build while the entries folder is as it was (no entry
@@ -112,15 +116,17 @@ extension SiteBuilder {
         // nor when the patch fails: the site is then untouched for the clean build that follows).
         let writeSearchFiles = PendingDecision()
         let search: BackgroundTask<(written: Int, bytes: Int, state: SearchWebPatch.State?)>? = changed.isEmpty ? nil : {
+            // (The ids are taken here, as `records` changes below; the rest is done on that thread.)
             let ids = records.map(\.listing.id)
-            let order = SearchIndex.documentOrder(count: ids.count, id: { ids[$0] })
-            var number = [Int](repeating: 0, count: ids.count)
-            for (d, k) in order.enumerated() { number[k] = d }
-            let numbered = changed.map { item in (entry: item, document: number[item.position]) }
-            let state = Self.decodeSearchState(manifest.searchState)
-            return BackgroundTask { [self] in
+            let searchState = manifest.searchState
+            return BackgroundTask { [self, changed] in
                 let begin = DispatchTime.now().uptimeNanoseconds
                 defer { clock.record("search files patched and written (beside lint and render)", since: begin) }
+                let order = SearchIndex.documentOrder(count: ids.count, id: { ids[$0] })
+                var number = [Int](repeating: 0, count: ids.count)
+                for (d, k) in order.enumerated() { number[k] = d }
+                let numbered = changed.map { item in (entry: item, document: number[item.position]) }
+                let state = Self.decodeSearchState(searchState)
                 let (files, newState) = try patchSearch(changed: numbered, documentCount: ids.count, state: state, output: output)
                 guard writeSearchFiles.wait() else { return (0, 0, newState) }
                 // From here on the site changes: without a manifest, an interrupted build is followed by a clean one.
@@ -161,9 +167,10 @@ extension SiteBuilder {
             record.diagnostics = freshByFolder[PathText.folder(of: item.source.path)] ?? []
             records[item.position] = record
         }
-        // (Each record's diagnostics are in order, and so are the records, by file: reported as they are.)
+        // (Each record's diagnostics are in order, and so are the records, by file: reported as
+        // they are, each record's read in place, as a copy of a record retains all its strings.)
         if Self.diagnosticsInOrder(records) {
-            try reportAndStopOnErrors(records.lazy.flatMap(\.diagnostics))
+            try reportAndStopOnErrors(records.indices.lazy.flatMap { records[$0].diagnostics })
         } else {
             try reportAndStopOnErrors(Linter.sorted(records.flatMap(\.diagnostics)))
         }
@@ -217,7 +224,7 @@ extension SiteBuilder {
         try site.removeManifest()
         if let index {
             try site.createFolders(index.pageFolders)
-            for (path, bytes) in rendered { try site.replace(path, with: bytes) }
+            try site.replace(all: rendered)
             try site.removeStale(in: plan.folders, keeping: Set(rendered.map(\.path)), allPages: index)
         }
         var newManifest = manifest
@@ -278,7 +285,8 @@ extension SiteBuilder {
 
     /// `old` holds the listings of the changed entries before the change, by position.
     /// The changed entries' pages; the pages of other entries that show a changed entry's title,
-    /// language or status (`related`); home, symptoms, 404, sitemap, feed and the model page; on
+    /// language or status (`related`); home, symptoms, 404, feed and the model page; the sitemap
+    /// when a changed entry's date, lists, symptoms or model use changed; on
     /// the tag and language lists a changed entry is or was on, every page when it joined, left
     /// or moved in the list (its tags, language or date changed), else the one page showing it;
     /// the symptom pages when a changed entry's symptoms, title or language changed.
@@ -292,6 +300,7 @@ extension SiteBuilder {
         /// Entries whose symptom links are the same but show another title or language.
         var symptomTitlesChanged: Set<Int> = []
         var relatedChanged: Set<String> = []
+        var sitemapChanged = false
         for item in changed {
             let before = old[item.position]!, after = item.record.listing
             entries[index.positionByID[after.id]!] = item.siteEntry
@@ -307,6 +316,7 @@ extension SiteBuilder {
                 symptomTitlesChanged.insert(index.positionByID[after.id]!)
             }
             if after.differsOnRelatedLists(from: before) { relatedChanged.insert(after.id) }
+            if after.differsOnSitemap(from: before) { sitemapChanged = true }
         }
         if !relatedChanged.isEmpty {
             // Other entries listing a changed entry as related show its title and status: parse them too.
@@ -325,7 +335,9 @@ extension SiteBuilder {
                 entries[position] = SiteEntry(entry: entry.withoutSource(), scenario: scenario, check: checks[listing.id])
             }
         }
-        var pages: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
+        var pages: [Page] = [.home, .symptoms, .notFound]
+        if sitemapChanged { pages.append(.sitemap) }
+        pages.append(.feed)
         if index.hasModelPage { pages.append(.model) }
         pages += entries.keys.sorted().map(Page.entry)
         var folders: [String] = []
@@ -501,10 +513,28 @@ final class IncrementalSiteFiles {
 
     /// Writes `bytes` at `path` unless the file already holds them (or `force`).
     func replace(_ path: String, with bytes: [UInt8], force: Bool = false) throws {
-        if !force, let current = read(path), current == bytes { return }
-        try replaceFile(path, with: [bytes[...]])
+        guard try replaceIfChanged(path, with: bytes, force: force) else { return }
         written += 1
         writtenBytes += bytes.count
+    }
+
+    /// Writes each file as `replace` does, on all cores; every file is tried, and the first
+    /// failure in the files' order is thrown.
+    func replace(all files: [(path: String, bytes: [UInt8])]) throws {
+        let outcomes = Parallel.map(files.count) { k in
+            Result { try replaceIfChanged(files[k].path, with: files[k].bytes) }
+        }
+        for (file, outcome) in zip(files, outcomes) where try outcome.get() {
+            written += 1
+            writtenBytes += file.bytes.count
+        }
+    }
+
+    /// Writes `bytes` at `path` unless the file already holds them (or `force`); whether it wrote.
+    private func replaceIfChanged(_ path: String, with bytes: [UInt8], force: Bool = false) throws -> Bool {
+        if !force, let current = read(path), current == bytes { return false }
+        try replaceFile(path, with: [bytes[...]])
+        return true
     }
 
     /// Replaces the file at `path` by `parts`, one after the other: written beside it, then renamed over it.

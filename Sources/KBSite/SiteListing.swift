@@ -79,4 +79,13 @@ struct SiteListing: Sendable, Equatable {
     func differsOnRelatedLists(from other: SiteListing) -> Bool {
         title != other.title || lang != other.lang || status != other.status
     }
+
+    /// Whether `sitemap.xml` may show this entry otherwise than `other`: its date, the lists it
+    /// is on (tags, language), its symptom phrases (compared byte for byte, as the symptom pages
+    /// sort them) or whether it is checked against the model differ. The sitemap shows only
+    /// ids, dates and the pages of the lists, so a change of title, summary or body leaves it.
+    func differsOnSitemap(from other: SiteListing) -> Bool {
+        updated != other.updated || tags != other.tags || lang != other.lang || usesModelWorld != other.usesModelWorld
+            || !symptoms.elementsEqual(other.symptoms) { $0.language == $1.language && $0.phrase.utf8.elementsEqual($1.phrase.utf8) }
+    }
 }
