@@ -32,7 +32,7 @@ public struct ImportCommand: KBCommand {
         input = arguments.positionals[0]
         lang = try arguments.choice(Self.langOption)
         id = arguments.value(Self.idOption)
-        if let id, !Linter.matches(Linter.idPattern, id) {
+        if let id, !Linter.isWellFormedID(id) {
             throw UsageError("'\(Self.idOption.key)' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")
         }
         write = arguments.flag(Self.writeOption)

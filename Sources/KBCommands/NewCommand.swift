@@ -35,7 +35,7 @@ public struct NewCommand: KBCommand {
         lang = try arguments.choice(Self.langOption)
         id = arguments.value(Self.idOption)
         from = arguments.value(Self.fromOption)
-        if let id, !Linter.matches(Linter.idPattern, id) {
+        if let id, !Linter.isWellFormedID(id) {
             throw UsageError("'\(Self.idOption.key)' must match [a-z0-9]+(-[a-z0-9]+)*, got '\(id)'")
         }
         if from != nil && title != nil { throw UsageError("give a title or \(Self.fromOption.key), not both") }

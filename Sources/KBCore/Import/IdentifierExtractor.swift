@@ -103,7 +103,7 @@ package enum IdentifierExtractor {
         let kept = words.map { $0.lowercased() }.filter { !stopWords.contains($0) && !$0.isEmpty }
         guard kept.count >= 2 else { return nil }
         let slug = kept.prefix(maximumWords).joined(separator: "-")
-        return Linter.matches(Linter.idPattern, slug) ? slug : nil
+        return Linter.isWellFormedID(slug) ? slug : nil
     }
 
     /// `TodoListView` → `Todo`, `List`, `View`; `UIColor` → `UI`, `Color`; `iOS` stays whole.

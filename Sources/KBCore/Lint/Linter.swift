@@ -5,8 +5,6 @@ import Dispatch
 public struct Linter: Sendable {
     /// Entry files over this size are errors (`file-too-large`).
     public static let maximumEntrySize = 1 << 20
-    package static let idPattern = try! NSRegularExpression(pattern: "^[a-z0-9]+(-[a-z0-9]+)*$")
-    static let datePattern = try! NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
     /// Rules the layers above add to each entry's own (the scenario layer's `ScenarioLinkRule`;
     /// `Linter.standard` there is every rule `kb lint` runs).
@@ -98,7 +96,7 @@ public struct Linter: Sendable {
             }
         }
         if meta.locations["id"] != nil {
-            if !Self.matches(Self.idPattern, meta.id) {
+            if !Self.isWellFormedID(meta.id) {
                 report(meta.locations["id"], "id '\(meta.id)' must match [a-z0-9]+(-[a-z0-9]+)*", .invalidID)
             } else if meta.id != entry.folderName {
                 report(meta.locations["id"], "id '\(meta.id)' does not match its folder name '\(entry.folderName)'", .idMismatch)
@@ -110,7 +108,7 @@ public struct Linter: Sendable {
         if hasFrontMatter && meta.symptoms.filter({ !$0.trimmingSpaces().isEmpty }).isEmpty {
             report(meta.locations["symptoms"] ?? top, "at least one symptom is required: how would someone search for this problem?", .noSymptoms)
         }
-        if let at = meta.locations["updated"], !Self.matches(Self.datePattern, meta.updated) {
+        if let at = meta.locations["updated"], !Self.isDayDate(meta.updated) {
             report(at, "updated '\(meta.updated)' must be a date written YYYY-MM-DD", .invalidDate)
         }
         if meta.status == .resolved {
@@ -157,8 +155,27 @@ public struct Linter: Sendable {
         return out
     }
 
-    package static func matches(_ regex: NSRegularExpression, _ text: String) -> Bool {
-        regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    /// Whether `id` is an entry id: lower-case ASCII letters and digits in groups joined by single
+    /// hyphens (`[a-z0-9]+(-[a-z0-9]+)*`, as in `nav-bar-shadow-ios17`).
+    package static func isWellFormedID(_ id: String) -> Bool {
+        let hyphen = UInt8(ascii: "-")
+        var previous = hyphen // (an id may not start with one)
+        for byte in id.utf8 {
+            if byte == hyphen {
+                guard previous != hyphen else { return false }
+            } else {
+                guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+            }
+            previous = byte
+        }
+        return previous != hyphen // (nor end with one, nor be empty)
+    }
+
+    /// Whether `text` is a date written `YYYY-MM-DD` (digits and hyphens in those places).
+    static func isDayDate(_ text: String) -> Bool {
+        text.utf8.count == 10 && text.utf8.enumerated().allSatisfy { k, byte in
+            k == 4 || k == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
     }
 }
 

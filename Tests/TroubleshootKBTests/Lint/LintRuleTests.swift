@@ -204,3 +204,33 @@ final class AmbiguousLightWorld: World {
         }
     }
 }
+
+/// The id and date checks are plain byte checks: they accept what the patterns
+/// `[a-z0-9]+(-[a-z0-9]+)*` and `[0-9]{4}-[0-9]{2}-[0-9]{2}` match, whole, and nothing else.
+@Suite struct IdentifierAndDateCheckTests {
+    /// The patterns, anchored at both ends of the text.
+    static func matchesWhole(_ pattern: String, _ text: String) -> Bool {
+        let regex = try! NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    static let texts = [
+        "", "a", "-", "a-", "-a", "a--b", "a-b", "nav-bar-shadow-ios17", "0", "9-9", "A", "a_b", "a b", "a.b",
+        "ab\n", "\nab", "ａｂ", "é", "大标题", "a-b-", "2024-11-17", "2024-1-17", "2024-11-170", "2024/11/17",
+        "２０２４-１１-１７", "20241117", "2024-11-1", "----------", "abcd-ef-gh", "2024-11-17\n", " 2024-11-17",
+    ]
+
+    @Test(arguments: texts)
+    func agreesWithThePatterns(_ text: String) {
+        #expect(Linter.isWellFormedID(text) == Self.matchesWhole("[a-z0-9]+(-[a-z0-9]+)*", text), "id \(text.debugDescription)")
+        #expect(Linter.isDayDate(text) == Self.matchesWhole("[0-9]{4}-[0-9]{2}-[0-9]{2}", text), "date \(text.debugDescription)")
+    }
+
+    @Test func namedCases() {
+        #expect(Linter.isWellFormedID("nav-bar-shadow-ios17"))
+        #expect(!Linter.isWellFormedID("nav--bar") && !Linter.isWellFormedID("-nav") && !Linter.isWellFormedID("nav-") && !Linter.isWellFormedID(""))
+        #expect(!Linter.isWellFormedID("Nav-bar") && !Linter.isWellFormedID("nav-bar\n"))
+        #expect(Linter.isDayDate("2024-11-17"))
+        #expect(!Linter.isDayDate("2024-11-7") && !Linter.isDayDate("2024-11-17\n") && !Linter.isDayDate("２０２４-１１-１７"))
+    }
+}
