@@ -196,7 +196,8 @@ extension SiteBuilder {
         var plan = PagePlan(pages: [], entries: [:], folders: [])
         var index: SiteIndex? = nil
         var fileByID: [String: String]? = nil
-        var searchState = Self.decodeSearchState(manifest.searchState)
+        // (The patch state as the last build left it, unless the search files were patched.)
+        var searchState = manifest.searchState
         if !changed.isEmpty {
             let newIndex = try siteIndex!.wait()
             index = newIndex
@@ -217,7 +218,7 @@ extension SiteBuilder {
             rendered = pages.all
             clock.lap(.render)
             let searchWritten = try search!.wait()
-            searchState = searchWritten.state
+            searchState = Self.encodeSearchState(searchWritten.state)
             site.count(written: searchWritten.written, bytes: searchWritten.bytes)
         }
         // From here on the site changes: without a manifest, an interrupted build is followed by a clean one.
@@ -231,7 +232,7 @@ extension SiteBuilder {
         newManifest.entries = records
         newManifest.entriesFolder = entriesFolder.settled(before: startTime)
         newManifest.knownIDs = sortedKnownIDs
-        newManifest.searchState = Self.encodeSearchState(searchState)
+        newManifest.searchState = searchState
         try site.writeManifest(newManifest.encodedParts(blocks: try manifestBlocks.wait()))
         clock.lap(.write)
         let report = IncrementalBuildReport(changedEntries: changed.count, renderedPages: plan.pages.count,
