@@ -6,7 +6,8 @@
 //   node scripts/query_bytes.mjs pagefind <site dir with pagefind/> <lang> <shown> <query>...
 //
 // kb: assets/search-core.js and assets/search.js, search/meta.js, the shards of the query's
-// tokens, the token files its shards name and the document files of the shown results — what
+// tokens, the token files its shards name, the vocabulary files of the words that may expand (and
+// their expansions' shards and files) and the document files of the shown results — what
 // site/assets/search.js loads.
 // Pagefind: pagefind.js is run under node with fetch() served from disk and counted: it loads
 // pagefind-entry.json, the WebAssembly, the language's pf_meta, the index chunks of the query's
@@ -32,13 +33,23 @@ if (kind === 'kb') {
   for (const query of rest.slice(1)) {
     const files = ['assets/search-core.js', 'assets/search.js', 'search/meta.js'];
     const index = KBSearch.createIndex(loadData(path.join(root, 'search/meta.js')));
-    for (const s of index.missingShards(query)) {
-      files.push(`search/shard-${s}.js`);
-      index.addShard(s, loadData(path.join(root, `search/shard-${s}.js`)));
-    }
-    for (const k of index.missingTokenFiles(query)) {
-      files.push(`search/token-${k}.js`);
-      index.addTokenFile(k, loadData(path.join(root, `search/token-${k}.js`)));
+    // In rounds until nothing is missing, as site/assets/search.js loads: shards, the token
+    // files they name, the vocabulary files of words that may expand, then their expansions'.
+    for (;;) {
+      const m = index.missing(query);
+      if (m.shards.length + m.tokenFiles.length + m.vocabularies.length === 0) break;
+      for (const s of m.shards) {
+        files.push(`search/shard-${s}.js`);
+        index.addShard(s, loadData(path.join(root, `search/shard-${s}.js`)));
+      }
+      for (const k of m.tokenFiles) {
+        files.push(`search/token-${k}.js`);
+        index.addTokenFile(k, loadData(path.join(root, `search/token-${k}.js`)));
+      }
+      for (const v of m.vocabularies) {
+        files.push(`search/vocab-${v}.js`);
+        index.addVocabulary(v, loadData(path.join(root, `search/vocab-${v}.js`)));
+      }
     }
     const results = index.search(query, { limit: shown });
     for (const r of results) files.push(`search/doc-${r.docIndex}.js`);

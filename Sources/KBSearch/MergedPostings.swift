@@ -102,8 +102,10 @@ struct MergedPostings {
     }
 
     /// All tokens' postings in `Encoding`, one after another, and where each starts (with the
-    /// end as a last offset).
-    func concatenated<Encoding: PostingsEncoding>(_: Encoding.Type) -> (ByteRegion, [Int64]) {
+    /// end as a last offset). With `releasingStreams`, each token's streams in the accumulators
+    /// are freed as soon as they are copied, so that the postings are not held twice while they
+    /// are joined (the accumulators are spent then).
+    func concatenated<Encoding: PostingsEncoding>(_: Encoding.Type, releasingStreams: Bool = false) -> (ByteRegion, [Int64]) {
         var offsets: [Int64] = [0]
         offsets.reserveCapacity(tokenCount + 1)
         for t in 0..<tokenCount { offsets.append(offsets[t] + Int64(length(ofToken: t, Encoding.self))) }
@@ -112,6 +114,9 @@ struct MergedPostings {
         for t in 0..<tokenCount {
             var out = RecordWriter(at: bytes + Int(offsets[t]))
             write(token: t, Encoding.self, into: &out)
+            if releasingStreams {
+                for part in parts(ofToken: t) { streams[Int(part.source)].releaseStream(Int(part.token)) }
+            }
         }
         return (ByteRegion(taking: bytes, count: total), offsets)
     }

@@ -75,8 +75,9 @@ final class ChunkParts: @unchecked Sendable {
 /// token's stream, written through pointers, so that appending a record costs no array
 /// uniqueness or bounds checks and no copy when the block grows; a record is written through a
 /// `RecordWriter` into room reserved for the longest record. Why that is sound: only
-/// `grow(to:)` adds tokens, the block and the streams are freed once, in `deinit`, and a token
-/// index is checked by `assert`. `SearchPrimitivesTests` compares the streams with a plain
+/// `grow(to:)` adds tokens, the block is freed once, in `deinit`, a stream once, by
+/// `releaseStream` (which leaves it empty) or in `deinit`, and a token index is checked by
+/// `assert` (`precondition` where a stream is freed). `SearchPrimitivesTests` compares the streams with a plain
 /// encoding of the same records.
 final class ChunkTokens: @unchecked Sendable {
     /// Unchecked exclusivity: read on every record; only `grow(to:)` replaces it.
@@ -146,6 +147,16 @@ final class ChunkTokens: @unchecked Sendable {
                 return base + t
             }
         }
+    }
+
+    /// Frees token `t`'s stream once it has been copied out (its bytes are gone; its counts
+    /// stay). A later `bytes` of the token is empty.
+    func releaseStream(_ t: Int) {
+        precondition(t >= 0 && t < count)
+        base[t].buffer?.deallocate()
+        base[t].buffer = nil
+        base[t].count = 0
+        base[t].capacity = 0
     }
 
     /// The record bytes of token `t`.

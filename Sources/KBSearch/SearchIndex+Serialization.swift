@@ -203,18 +203,9 @@ extension SearchIndex {
         let temporary = url.path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw KBError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        func put(_ p: UnsafeRawPointer, _ count: Int, at offset: Int) -> Bool {
-            var done = 0
-            while done < count {
-                let k = pwrite(fd, p + done, count - done, off_t(offset + done))
-                if k < 0 { if errno == EINTR { continue }; return false }
-                done += k
-            }
-            return true
-        }
-        let ok = head.withUnsafeBytes { put($0.baseAddress!, $0.count, at: 0) }
-            && put(postingBytes.base, postingBytes.count, at: head.count)
-            && put(textBlocks.base, textBlocks.count, at: head.count + postingBytes.count)
+        let ok = ByteRegion(head).copy(into: fd, at: 0)
+            && postingBytes.copy(into: fd, at: head.count)
+            && textBlocks.copy(into: fd, at: head.count + postingBytes.count)
         close(fd)
         guard ok else {
             unlink(temporary)

@@ -83,7 +83,7 @@ public struct SearchIndex: Sendable {
     /// Builds an index. Documents are sorted by id (UTF-8 byte order); equal ids keep their order.
     /// Texts are tokenized in parallel chunks; the result does not depend on the chunking.
     /// With a glossary, every text also gets the concept tokens of the terms it contains.
-    public static func build(documents: [SearchDocument], parameters: SearchParameters = .default,
+    public static func build(documents: consuming [SearchDocument], parameters: SearchParameters = .default,
                              glossary: SearchGlossary = .empty) -> SearchIndex {
         build(documents: documents, parameters: parameters, glossary: glossary, chunkCount: nil)
     }
@@ -106,61 +106,19 @@ public struct SearchIndex: Sendable {
         return ids.indices.sorted(by: precedes)
     }
 
-    static func build(documents: [SearchDocument], parameters: SearchParameters, glossary: SearchGlossary = .empty,
+    /// Takes the documents (`consuming`): once tokenized they are let go, before the postings
+    /// and texts are joined, so a caller that hands over its only copy does not hold them then.
+    static func build(documents: consuming [SearchDocument], parameters: SearchParameters, glossary: SearchGlossary = .empty,
                       chunkCount requested: Int?) -> SearchIndex {
         let order = documentOrder(documents)
-        var index = SearchIndex(parameters: parameters)
-        index.glossary = glossary
-        var stringIndex: [String: Int32] = [:]
-        func intern(_ s: String?) -> Int32 {
-            guard let s else { return -1 }
-            if let i = stringIndex[s] { return i }
-            let i = Int32(index.strings.count)
-            stringIndex[s] = i
-            index.strings.append(s)
-            return i
-        }
-        for position in order {
-            let doc = documents[position]
-            index.ids.append(doc.id)
-            index.titles.append(doc.title)
-            index.langs.append(doc.lang)
-            index.urlValues.append(doc.url ?? "")
-            index.hasURL.append(doc.url == nil ? 0 : 1)
-            for tag in doc.tags { index.tagValues.append(tag) }
-            index.tagStart.append(Int32(index.tagValues.count))
-            index.statuses.append(doc.status)
-            var count: Int32 = 0
-            for field in SearchField.allCases {
-                for ft in doc.fields[field] ?? [] {
-                    index.textField.append(UInt8(field.rawValue))
-                    index.textAnchor.append(intern(ft.anchor))
-                    index.textLabel.append(intern(ft.label))
-                    count += 1
-                }
-            }
-            index.docTextStart.append(index.docTextStart.last! + count)
-        }
-
-        let n = order.count
-        let chunkCount = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount * 4, requested == nil ? n / 100 : n))
-        let cap = max(0, parameters.maxPositions)
-        let chunks = Parallel.map(chunkCount) { c in
-            let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            var chunk = BinaryChunk(cap: cap, glossary: glossary)
-            // The text buffer sized once from the chunk's text.
-            var textSize = 0, textCount = 0
-            for d in lo..<hi {
-                for texts in documents[order[d]].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
-            }
-            chunk.textBytes.reserveCapacity(textSize + 5 * textCount)
-            _ = chunk.postings.beginBatch(firstDocument: Int32(lo))
-            for d in lo..<hi { chunk.add(documents[order[d]], number: Int32(d)) }
-            chunk.postings.finish()
-            return chunk
-        }
-        index.encode(chunks)
-        return index
+        var sorted: [SearchDocument] = []
+        sorted.reserveCapacity(order.count)
+        for position in order { sorted.append(documents[position]) }
+        documents = []
+        var builder = SearchIndexBuilder(parameters: parameters, glossary: glossary, chunkCount: requested)
+        builder.add(sorted)
+        sorted = []
+        return builder.finishInMemory()
     }
 
     /// A contiguous range of documents as `.kb/index` keeps them: their postings (one batch of
@@ -193,18 +151,10 @@ public struct SearchIndex: Sendable {
     }
 
     /// Joins the chunks (`MergedPostings`) and encodes the postings, texts, lengths and statistics.
-    mutating func encode(_ chunks: [BinaryChunk]) {
-        let postings = MergedPostings(chunks.map(\.postings),
-                                      batches: chunks.indices.map { ($0, 0..<chunks[$0].postings.parts.count) },
-                                      documentCount: ids.count)
-        tokens = postings.vocabulary
-        documentFrequency = postings.documentFrequency
-        recordCount = postings.recordCount
-        (postingBytes, postingOffset) = postings.concatenated(BinaryPostings.self)
-        postingChecksum = (0..<tokens.count).map {
-            ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1])))
-        }
-
+    /// The texts are joined first, each chunk's let go once copied, so that they are not held
+    /// twice while the postings are joined.
+    /// `texts`: the chunks' texts, already joined (`TextSpill`; the chunks' own are then empty).
+    mutating func encode(_ chunks: consuming [BinaryChunk], texts joined: ByteRegion? = nil) {
         var textEnd = 0
         textBlockStart = [0]
         textBlockStart.reserveCapacity(ids.count + 1)
@@ -212,13 +162,33 @@ public struct SearchIndex: Sendable {
         textBlockChecksum.reserveCapacity(ids.count)
         fieldLengths = []
         fieldLengths.reserveCapacity(ids.count * SearchIndex.fieldCount)
-        for chunk in chunks {
-            for end in chunk.docTextEnd { textBlockStart.append(Int64(textEnd + end)) }
-            textEnd += chunk.textBytes.count
-            textBlockChecksum.append(contentsOf: chunk.docChecksum)
-            fieldLengths.append(contentsOf: chunk.fieldLengths)
+        // The chunks' texts are moved out of them and let go one by one as they are joined.
+        var texts: [[UInt8]] = []
+        texts.reserveCapacity(chunks.count)
+        for c in chunks.indices {
+            for end in chunks[c].docTextEnd { textBlockStart.append(Int64(textEnd + end)) }
+            textEnd += chunks[c].docTextEnd.last ?? 0
+            textBlockChecksum.append(contentsOf: chunks[c].docChecksum)
+            fieldLengths.append(contentsOf: chunks[c].fieldLengths)
+            texts.append(chunks[c].textBytes)
+            chunks[c].textBytes = []
         }
-        textBlocks = ByteRegion(concatenating: chunks.map(\.textBytes))
+        if let joined {
+            textBlocks = joined
+        } else {
+            textBlocks = ByteRegion(concatenating: consume texts)
+        }
+
+        let postings = MergedPostings(chunks.map(\.postings),
+                                      batches: chunks.indices.map { ($0, 0..<chunks[$0].postings.parts.count) },
+                                      documentCount: ids.count)
+        tokens = postings.vocabulary
+        documentFrequency = postings.documentFrequency
+        recordCount = postings.recordCount
+        (postingBytes, postingOffset) = postings.concatenated(BinaryPostings.self, releasingStreams: true)
+        postingChecksum = (0..<tokens.count).map {
+            ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1])))
+        }
 
         averageFieldLengths = postings.statistics.averageFieldLengths
         idf = postings.statistics.idf

@@ -26,6 +26,9 @@ public struct SearchIndexStore: Sendable {
     /// The rules of the lint gate: a rebuild with errors is not saved. The commands pass
     /// `Linter.standard` (the scenario layer's rules as well); the default is the core rules.
     public var linter: Linter
+    /// Entries a rebuild reads, lints and indexes at a time: memory holds the index being built
+    /// and one batch of entries, however many there are.
+    public var rebuildBatchSize = 4096
 
     /// How an `open` went, for `kb index` and `kb search --verbose`.
     public enum Freshness: String, Sendable {
@@ -144,9 +147,40 @@ public struct SearchIndexStore: Sendable {
                                         rule: .fileTooLarge))
             return false
         }
+        // Entries are read in batches: each entry is linted and made a search document as soon as
+        // it is parsed, then let go, and each batch of documents is tokenized into the index
+        // before the next batch is read, so memory holds the index and one batch, however many
+        // entries there are. Documents go in by id; the folders come in that order when every
+        // id is its folder's name (lint's id-mismatch), else the entries are loaded again below.
         let loader = KnowledgeBaseLoader(workingDirectory: workingDirectory, linter: linter)
-        var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, options: .init(hashesContent: true),
-                             knownIDs: EntryLocator.knownIDs(for: locations))
+        let toDocument = EntryHook<Void, SearchDocument?>(beforeReading: { _ in }, afterParsing: { item, _ in
+            item.entry.map { SearchDocument(entry: $0) }
+        })
+        let glossary = SearchGlossary(Glossary.load(entriesDirectory: entriesDirectory).0)
+        let knownIDs = EntryLocator.knownIDs(for: locations)
+        let options = KnowledgeBaseLoader.Options(lints: true, hashesContent: true)
+        // The texts go to a file beside the index as each batch is made (read back from there).
+        try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        var builder = SearchIndexBuilder(glossary: glossary, spillingTextsInto: cacheDirectory)
+        var inOrder = true
+        var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, options: options, knownIDs: knownIDs,
+                             hook: toDocument, batchSize: rebuildBatchSize) { extras, _ in
+            guard inOrder else { return }
+            let documents = extras.compactMap { $0 }
+            if builder.follows(documents) { builder.add(documents) } else { inOrder = false }
+        }
+        let index: SearchIndex
+        if inOrder {
+            index = try builder.finish()
+        } else {
+            // Ids out of folder order (lint reports each as id-mismatch): the entries are loaded
+            // again at once and their documents sorted by id.
+            let (whole, documents) = loader.load(readable, locatorDiagnostics: locatorDiagnostics,
+                                                 options: .init(lints: true, keepsEntries: false, hashesContent: true),
+                                                 knownIDs: knownIDs, hook: toDocument)
+            kb = whole
+            index = SearchIndex.build(documents: documents.compactMap { $0 }, glossary: glossary)
+        }
         kb.attachGlossaries(of: [entriesDirectory], workingDirectory: workingDirectory)
         var states = states
         if !pending.isEmpty {
@@ -161,12 +195,6 @@ public struct SearchIndexStore: Sendable {
             }
         }
         let fingerprint = fingerprint(of: states)
-        let entries = kb.entries
-        let documents = Parallel.map(entries.count) { SearchDocument(entry: entries[$0]) }
-        let index = SearchIndex.build(documents: documents, glossary: SearchGlossary(kb.glossary))
-        // The lint gate (run once, over the loaded entries) runs beside the writing of the file (which keeps one core busy in the
-        // kernel); the index is saved only without errors.
-        let lint = BackgroundTask { [kb] in kb.lint(with: loader.linter).filter { $0.severity == .error } }
         let indexURL = URL(fileURLWithPath: indexPath)
         var temporary: String? = nil
         var writeError: Error? = nil
@@ -176,8 +204,8 @@ public struct SearchIndexStore: Sendable {
         } catch {
             writeError = error
         }
-        // The lint work cannot throw: `wait()` returns its diagnostics.
-        let problems = Linter.sorted(oversized + ((try? lint.wait()) ?? []))
+        // The lint gate (the entries were linted as they were loaded): the index is saved only without errors.
+        let problems = Linter.sorted(oversized + (kb.lintDiagnostics ?? []).filter { $0.severity == .error })
         guard problems.isEmpty else {
             if let temporary { unlink(temporary) }
             return (index, .notSaved, problems)

@@ -51,6 +51,9 @@ final class ByteRegion: @unchecked Sendable {
     let count: Int
     private let release: (() -> Void)?
     private let parent: ByteRegion?
+    /// The open file a region made by `map(descriptor:)` maps from its start, so that a writer
+    /// can copy it file to file (`copy(into:at:)`) without reading it into memory.
+    private let descriptor: Int32?
 
     nonisolated(unsafe) private static let empty = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
 
@@ -60,20 +63,24 @@ final class ByteRegion: @unchecked Sendable {
         self.count = count
         release = { pointer.deallocate() }
         parent = nil
+        descriptor = nil
     }
 
     convenience init(_ bytes: [UInt8]) {
         self.init(concatenating: [bytes])
     }
 
-    /// The bytes of `parts`, one after another, in one allocation.
-    convenience init(concatenating parts: [[UInt8]]) {
+    /// The bytes of `parts`, one after another, in one allocation. Each part is let go as soon as
+    /// it is copied, so when the caller hands over the only reference to large parts (`consume`),
+    /// the parts and the region are never both whole in memory.
+    convenience init(concatenating parts: consuming [[UInt8]]) {
         let total = parts.reduce(0) { $0 + $1.count }
         let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, total), alignment: 8)
         var at = 0
-        for part in parts {
-            part.withUnsafeBytes { if let b = $0.baseAddress { (p + at).copyMemory(from: b, byteCount: $0.count) } }
-            at += part.count
+        for k in parts.indices {
+            parts[k].withUnsafeBytes { if let b = $0.baseAddress { (p + at).copyMemory(from: b, byteCount: $0.count) } }
+            at += parts[k].count
+            parts[k] = []
         }
         self.init(taking: p, count: total)
     }
@@ -83,6 +90,7 @@ final class ByteRegion: @unchecked Sendable {
         count = 0
         release = nil
         parent = nil
+        descriptor = nil
     }
 
     /// A part of another region (kept alive by this one).
@@ -92,6 +100,7 @@ final class ByteRegion: @unchecked Sendable {
         self.count = count
         release = nil
         self.parent = parent
+        descriptor = nil
     }
 
     /// Maps a file read-only. Returns nil when it cannot be mapped (callers then read it).
@@ -107,11 +116,50 @@ final class ByteRegion: @unchecked Sendable {
         return ByteRegion(mapped: p, count: size)
     }
 
-    private init(mapped p: UnsafeMutableRawPointer, count: Int) {
+    private init(mapped p: UnsafeMutableRawPointer, count: Int, closing descriptor: Int32? = nil) {
         base = UnsafeRawPointer(p)
         self.count = count
-        release = { munmap(p, count) }
+        release = { munmap(p, count); if let descriptor { close(descriptor) } }
         parent = nil
+        self.descriptor = descriptor
+    }
+
+    /// Maps the whole of an open file read-only and takes the descriptor (closed with the
+    /// region; the file may already be unlinked). Nil, with the descriptor closed, on failure.
+    static func map(descriptor fd: Int32) -> ByteRegion? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { close(fd); return nil }
+        let size = Int(info.st_size)
+        if size == 0 { close(fd); return ByteRegion() }
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { close(fd); return nil }
+        return ByteRegion(mapped: p, count: size, closing: fd)
+    }
+
+    /// Writes the bytes into file `fd` at `offset`: when the region maps an open file, read from
+    /// that file a mebibyte at a time (its pages are then not brought into this process), else
+    /// written from memory.
+    func copy(into fd: Int32, at offset: Int) -> Bool {
+        guard let source = descriptor else { return Self.write(base, count, into: fd, at: offset) }
+        var buffer = [UInt8](repeating: 0, count: min(count, 1 << 20))
+        var done = 0
+        while done < count {
+            let k = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, min($0.count, count - done), off_t(done)) }
+            if k < 0 && errno == EINTR { continue }
+            guard k > 0 else { return false }
+            guard buffer.withUnsafeBytes({ Self.write($0.baseAddress!, k, into: fd, at: offset + done) }) else { return false }
+            done += k
+        }
+        return true
+    }
+
+    private static func write(_ p: UnsafeRawPointer, _ count: Int, into fd: Int32, at offset: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let k = pwrite(fd, p + done, count - done, off_t(offset + done))
+            if k < 0 { if errno == EINTR { continue }; return false }
+            done += k
+        }
+        return true
     }
 
     deinit { release?() }

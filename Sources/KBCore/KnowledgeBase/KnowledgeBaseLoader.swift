@@ -70,20 +70,9 @@ public struct KnowledgeBaseLoader: Sendable {
         let knownIDs = knownIDs ?? EntryLocator.knownIDs(for: locations)
         let count = locations.count
         let counter = Counter()
-        let linter = self.linter
-        let parser = self.parser
-        typealias Loaded = (item: KnowledgeBase.Item, outcome: Linter.FileOutcome?, extra: Extra)
-        let results = Parallel.map(count) { index -> Loaded in
+        let results = Parallel.map(count) { index -> Loaded<Extra> in
             defer { progress(counter.increment(), count) }
-            let location = locations[index]
-            let before = hook.beforeReading(location)
-            var item = KnowledgeBase.readItem(location, parser: parser, hashesContent: options.hashesContent)
-            let extra = hook.afterParsing(item, before)
-            guard !options.keepsEntries else { return (item, nil, extra) }
-            // Linted now, and only what lint found is kept.
-            let outcome = linter.lint(item, knownIDs: knownIDs)
-            item = KnowledgeBase.Item(location: location, entry: nil, diagnostics: [], size: item.size, contentHash: item.contentHash)
-            return (item, outcome, extra)
+            return loadItem(locations[index], options: options, knownIDs: knownIDs, hook: hook)
         }
         let base = KnowledgeBase(items: results.map(\.item), locatorDiagnostics: locatorDiagnostics)
         var loaded = LoadedKnowledgeBase(base: base, knownIDs: knownIDs)
@@ -93,6 +82,57 @@ public struct KnowledgeBaseLoader: Sendable {
                 : Linter.combine(results.compactMap(\.outcome), locatorDiagnostics: locatorDiagnostics)
         }
         return (loaded, results.map(\.extra))
+    }
+
+    /// Loads located entries `batchSize` at a time (each batch on all cores), linting each entry
+    /// as it is parsed when `options.lints`, and hands each batch's extras (what `hook` made of
+    /// its entries, in location order) to `body` before the next batch is read. No entry is
+    /// kept, so memory holds one batch's entries and extras at a time, however many there are;
+    /// the returned knowledge base has the items without their entries, and the lint
+    /// diagnostics of all of them (rules across entries included), as one load would.
+    public func load<Before: Sendable, Extra: Sendable>(
+        _ locations: [EntryLocation], locatorDiagnostics: [Diagnostic] = [], options: Options,
+        knownIDs: Set<String>? = nil, hook: EntryHook<Before, Extra>, batchSize: Int,
+        body: (_ extras: [Extra], _ locations: Range<Int>) throws -> Void
+    ) rethrows -> LoadedKnowledgeBase {
+        let knownIDs = knownIDs ?? EntryLocator.knownIDs(for: locations)
+        let options = Options(lints: options.lints, keepsEntries: false, hashesContent: options.hashesContent)
+        var items: [KnowledgeBase.Item] = []
+        var outcomes: [Linter.FileOutcome] = []
+        items.reserveCapacity(locations.count)
+        var start = 0
+        while start < locations.count {
+            let range = start..<min(locations.count, start + max(1, batchSize))
+            let results = Parallel.map(range.count) { k in
+                loadItem(locations[range.lowerBound + k], options: options, knownIDs: knownIDs, hook: hook)
+            }
+            for result in results {
+                items.append(result.item)
+                if let outcome = result.outcome { outcomes.append(outcome) }
+            }
+            try body(results.map(\.extra), range)
+            start = range.upperBound
+        }
+        let base = KnowledgeBase(items: items, locatorDiagnostics: locatorDiagnostics)
+        var loaded = LoadedKnowledgeBase(base: base, knownIDs: knownIDs)
+        if options.lints { loaded.lintDiagnostics = Linter.combine(outcomes, locatorDiagnostics: locatorDiagnostics) }
+        return loaded
+    }
+
+    private typealias Loaded<Extra> = (item: KnowledgeBase.Item, outcome: Linter.FileOutcome?, extra: Extra)
+
+    /// Reads and parses one entry with the hook around it; linted now and let go when the load
+    /// keeps no entries.
+    private func loadItem<Before, Extra>(_ location: EntryLocation, options: Options, knownIDs: Set<String>,
+                                         hook: EntryHook<Before, Extra>) -> Loaded<Extra> {
+        let before = hook.beforeReading(location)
+        var item = KnowledgeBase.readItem(location, parser: parser, hashesContent: options.hashesContent)
+        let extra = hook.afterParsing(item, before)
+        guard !options.keepsEntries else { return (item, nil, extra) }
+        // Linted now, and only what lint found is kept.
+        let outcome = options.lints ? linter.lint(item, knownIDs: knownIDs) : nil
+        item = KnowledgeBase.Item(location: location, entry: nil, diagnostics: [], size: item.size, contentHash: item.contentHash)
+        return (item, outcome, extra)
     }
 }
 

@@ -1,0 +1,178 @@
+import Foundation
+import KBCore
+
+/// Builds a `SearchIndex` from documents handed over in batches, in index order (by id, UTF-8
+/// byte order): each batch is tokenized on all cores into contiguous chunks of the postings
+/// accumulator and then let go, and `finish()` joins the chunks (docs/search.md §3, §12). A
+/// caller that loads its documents batch by batch (the `.kb/index` rebuild) so never holds all
+/// of them; the index is the same bytes however the documents were batched. With a folder to
+/// spill into, the texts of each batch go to a file there as soon as they are made (`TextSpill`)
+/// and the index reads them from it.
+struct SearchIndexBuilder {
+    private var index: SearchIndex
+    private var chunks: [SearchIndex.BinaryChunk] = []
+    private let spill: TextSpill?
+    private let glossary: SearchGlossary
+    /// Chunks per batch when given (tests), else about four per core and 100 documents each.
+    private let requestedChunks: Int?
+    private var stringIndex: [String: Int32] = [:]
+    private var lastID: String? = nil
+
+    /// `spillingTextsInto`: a folder for the texts' file (when it cannot be made there, the
+    /// texts stay in memory).
+    init(parameters: SearchParameters = .default, glossary: SearchGlossary = .empty, chunkCount: Int? = nil,
+         spillingTextsInto folder: String? = nil) {
+        spill = folder.flatMap { try? TextSpill(folder: $0) }
+        index = SearchIndex(parameters: parameters)
+        index.glossary = glossary
+        self.glossary = glossary
+        requestedChunks = chunkCount
+    }
+
+    /// Number of documents added.
+    var documentCount: Int { index.ids.count }
+
+    /// Whether `documents` are in index order and none comes before those added (equal ids
+    /// keep their order): only such a batch can be added.
+    func follows(_ documents: [SearchDocument]) -> Bool {
+        var previous = lastID
+        for document in documents {
+            if let p = previous, document.id.utf8.lexicographicallyPrecedes(p.utf8) { return false }
+            previous = document.id
+        }
+        return true
+    }
+
+    /// Adds documents that `follow` those added (the builder keeps none of them: the caller can
+    /// let them go).
+    mutating func add(_ documents: [SearchDocument]) {
+        precondition(follows(documents), "documents must come in index order")
+        let first = index.ids.count
+        for document in documents { addColumns(document) }
+        lastID = documents.last?.id ?? lastID
+        let n = documents.count
+        guard n > 0 else { return }
+        let chunkCount = max(1, min(requestedChunks ?? ProcessInfo.processInfo.activeProcessorCount * 4,
+                                    requestedChunks == nil ? n / 100 : n))
+        let cap = max(0, index.parameters.maxPositions)
+        let glossary = self.glossary
+        let firstChunk = chunks.count
+        chunks += Parallel.map(chunkCount) { c in
+            let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
+            var chunk = SearchIndex.BinaryChunk(cap: cap, glossary: glossary)
+            // The text buffer sized once from the chunk's text.
+            var textSize = 0, textCount = 0
+            for d in lo..<hi {
+                for texts in documents[d].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
+            }
+            chunk.textBytes.reserveCapacity(textSize + 5 * textCount)
+            _ = chunk.postings.beginBatch(firstDocument: Int32(first + lo))
+            for d in lo..<hi { chunk.add(documents[d], number: Int32(first + d)) }
+            chunk.postings.finish()
+            return chunk
+        }
+        if let spill {
+            for c in firstChunk..<chunks.count {
+                spill.append(chunks[c].textBytes)
+                chunks[c].textBytes = []
+            }
+        }
+    }
+
+    /// Whether the texts go to a file (`spillingTextsInto`).
+    var spillsTexts: Bool { spill != nil }
+
+    /// The index of the documents added. Throws only when the texts' file could not be written.
+    consuming func finish() throws -> SearchIndex {
+        let texts = try spill?.region()
+        // The chunks are moved out (not copied), so that encoding lets each part go once joined.
+        let chunks = self.chunks
+        self.chunks = []
+        index.encode(chunks, texts: texts)
+        return index
+    }
+
+    /// The index of the documents added, for a builder that keeps its texts in memory (which
+    /// cannot fail).
+    consuming func finishInMemory() -> SearchIndex {
+        precondition(spill == nil, "a builder that spills its texts finishes with finish()")
+        let chunks = self.chunks
+        self.chunks = []
+        index.encode(chunks)
+        return index
+    }
+
+    /// A document's columns: id, title, language, URL, tags, status, and per text its field,
+    /// anchor and label (strings numbered once).
+    private mutating func addColumns(_ doc: SearchDocument) {
+        index.ids.append(doc.id)
+        index.titles.append(doc.title)
+        index.langs.append(doc.lang)
+        index.urlValues.append(doc.url ?? "")
+        index.hasURL.append(doc.url == nil ? 0 : 1)
+        for tag in doc.tags { index.tagValues.append(tag) }
+        index.tagStart.append(Int32(index.tagValues.count))
+        index.statuses.append(doc.status)
+        var count: Int32 = 0
+        for field in SearchField.allCases {
+            for ft in doc.fields[field] ?? [] {
+                index.textField.append(UInt8(field.rawValue))
+                index.textAnchor.append(intern(ft.anchor))
+                index.textLabel.append(intern(ft.label))
+                count += 1
+            }
+        }
+        index.docTextStart.append(index.docTextStart.last! + count)
+    }
+
+    private mutating func intern(_ s: String?) -> Int32 {
+        guard let s else { return -1 }
+        if let i = stringIndex[s] { return i }
+        let i = Int32(index.strings.count)
+        stringIndex[s] = i
+        index.strings.append(s)
+        return i
+    }
+}
+
+/// The texts of a build, written to a file as they are made and mapped when the build is done, so
+/// that they are not held in memory (docs/search.md §12): an unlinked temporary file in the
+/// index's folder, whose open descriptor the mapped region takes over (and the index writer
+/// copies from, file to file).
+final class TextSpill {
+    private let handle: FileHandle
+    private var length = 0
+    private var failure: String? = nil
+
+    init(folder: String) throws {
+        let path = (folder as NSString).appendingPathComponent("search.bin.texts-\(getpid())-\(UUID().uuidString)")
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw KBError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        unlink(path)
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+    }
+
+    deinit { if !handedOver { try? handle.close() } }
+    private var handedOver = false
+
+    /// Adds bytes at the end (a write error is kept and reported by `region()`).
+    func append(_ bytes: [UInt8]) {
+        guard failure == nil, !bytes.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: bytes)
+            length += bytes.count
+        } catch {
+            failure = error.localizedDescription
+        }
+    }
+
+    /// Everything written, mapped; the region takes the file over.
+    func region() throws -> ByteRegion {
+        if let failure { throw KBError("cannot write the search texts: \(failure)") }
+        handedOver = true
+        guard let region = ByteRegion.map(descriptor: handle.fileDescriptor), region.count == length else {
+            throw KBError("cannot read back the search texts (\(length) bytes written)")
+        }
+        return region
+    }
+}
