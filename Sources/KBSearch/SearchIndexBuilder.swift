@@ -143,6 +143,8 @@ final class TextSpill {
     private let handle: FileHandle
     private var length = 0
     private var failure: String? = nil
+    /// Set once `region()` has given the file to a mapped region (which closes it).
+    private var handedOver = false
 
     init(folder: String) throws {
         let path = (folder as NSString).appendingPathComponent("search.bin.texts-\(getpid())-\(UUID().uuidString)")
@@ -153,7 +155,6 @@ final class TextSpill {
     }
 
     deinit { if !handedOver { try? handle.close() } }
-    private var handedOver = false
 
     /// Adds bytes at the end (a write error is kept and reported by `region()`).
     func append(_ bytes: [UInt8]) {
