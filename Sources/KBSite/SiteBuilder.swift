@@ -143,8 +143,8 @@ public struct SiteBuilder: Sendable {
         clock.lap(.parse)
         let stamps = parsed!.stamps
         // Pages and search need the records, not the source text: they get the entries without
-        // it, and the parsed items (which the lint rules need, sources and all) are let go once
-        // validated, so the file bytes are freed and their memory reused for pages and search.
+        // it; the parsed entries (sources and Markdown trees, which the lint rules need) were
+        // linted as they were loaded and let go then, so they are never all in memory at once.
         let entries = parsed!.entries
         let scenarios = parsed!.scenarios
         let scenarioFiles = parsed!.scenarioFiles
@@ -316,7 +316,7 @@ public struct SiteBuilder: Sendable {
     // MARK: parse
 
     struct Parsed {
-        /// The loaded knowledge base: items with their source text (the lint rules need it),
+        /// The loaded knowledge base: items (without their parsed entries), lint diagnostics,
         /// known ids and glossary.
         let knowledgeBase: LoadedKnowledgeBase
         /// Each item's entry without its source text (made beside the parse, on all cores).
@@ -349,7 +349,10 @@ public struct SiteBuilder: Sendable {
                 let scenario = item.entry.map { readScenario(of: $0, at: item.location) } ?? ScenarioFile()
                 return EntryExtra(stamps: stamps, entry: item.entry?.withoutSource(), scenario: scenario)
             })
-        var (knowledgeBase, extras) = loader.load(input.locations, locatorDiagnostics: input.locatorDiagnostics, hook: hook,
+        // Each entry is linted as it is parsed and its parsed form (source text and Markdown
+        // trees) let go: the build keeps the entries without their source (the hook's copies).
+        var (knowledgeBase, extras) = loader.load(input.locations, locatorDiagnostics: input.locatorDiagnostics,
+                                                  options: .init(lints: true, keepsEntries: false), hook: hook,
                                                   progress: { progress(.parse, $0, $1) })
         knowledgeBase.attachGlossaries(of: [options.entriesDirectory], workingDirectory: options.workingDirectory)
         let count = extras.count
@@ -404,10 +407,12 @@ public struct SiteBuilder: Sendable {
 
     // MARK: validate
 
-    /// Lints every entry (the loaded knowledge base, once); throws when there are errors (every
-    /// parsed item has an entry then). Returns the diagnostics (warnings only) and the ids lint knew.
+    /// Reports the lint diagnostics of the load (every entry linted once, as it was parsed);
+    /// throws when there are errors (every parsed item had an entry then). Returns the diagnostics (warnings only) and the ids lint knew.
     func validate(_ parsed: Parsed) throws -> ([Diagnostic], Set<String>) {
-        let diagnostics = parsed.knowledgeBase.lint(with: .standard, progress: { progress(.validate, $0, $1) })
+        // Linted as the entries were loaded (the same rules and order as linting them after).
+        let diagnostics = parsed.knowledgeBase.lintDiagnostics ?? []
+        progress(.validate, parsed.knowledgeBase.items.count, parsed.knowledgeBase.items.count)
         try reportAndStopOnErrors(diagnostics)
         return (diagnostics, parsed.knowledgeBase.knownIDs)
     }
