@@ -116,7 +116,8 @@ public struct SearchIndex: Sendable {
         for position in order { sorted.append(documents[position]) }
         documents = []
         var builder = SearchIndexBuilder(parameters: parameters, glossary: glossary, chunkCount: requested)
-        builder.add(sorted)
+        let added = builder.add(sorted)
+        assert(added, "documents in index order")
         sorted = []
         return builder.finishInMemory()
     }

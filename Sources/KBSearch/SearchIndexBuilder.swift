@@ -44,14 +44,15 @@ struct SearchIndexBuilder {
     }
 
     /// Adds documents that `follow` those added (the builder keeps none of them: the caller can
-    /// let them go).
-    mutating func add(_ documents: [SearchDocument]) {
-        precondition(follows(documents), "documents must come in index order")
+    /// let them go); returns false, adding nothing, for documents that do not.
+    @discardableResult
+    mutating func add(_ documents: [SearchDocument]) -> Bool {
+        guard follows(documents) else { return false }
         let first = index.ids.count
         for document in documents { addColumns(document) }
         lastID = documents.last?.id ?? lastID
         let n = documents.count
-        guard n > 0 else { return }
+        guard n > 0 else { return true }
         let chunkCount = max(1, min(requestedChunks ?? ProcessInfo.processInfo.activeProcessorCount * 4,
                                     requestedChunks == nil ? n / 100 : n))
         let cap = max(0, index.parameters.maxPositions)
@@ -77,6 +78,7 @@ struct SearchIndexBuilder {
                 chunks[c].textBytes = []
             }
         }
+        return true
     }
 
     /// Whether the texts go to a file (`spillingTextsInto`).

@@ -166,8 +166,7 @@ public struct SearchIndexStore: Sendable {
         var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, options: options, knownIDs: knownIDs,
                              hook: toDocument, batchSize: rebuildBatchSize) { extras, _ in
             guard inOrder else { return }
-            let documents = extras.compactMap { $0 }
-            if builder.follows(documents) { builder.add(documents) } else { inOrder = false }
+            inOrder = builder.add(extras.compactMap { $0 })
         }
         let index: SearchIndex
         if inOrder {
@@ -181,7 +180,6 @@ public struct SearchIndexStore: Sendable {
             kb = whole
             index = SearchIndex.build(documents: documents.compactMap { $0 }, glossary: glossary)
         }
-        kb.attachGlossaries(of: [entriesDirectory], workingDirectory: workingDirectory)
         var states = states
         if !pending.isEmpty {
             var parsedHash: [String: UInt64] = [:]

@@ -140,16 +140,20 @@ final class ByteRegion: @unchecked Sendable {
     /// written from memory.
     func copy(into fd: Int32, at offset: Int) -> Bool {
         guard let source = descriptor else { return Self.write(base, count, into: fd, at: offset) }
-        var buffer = [UInt8](repeating: 0, count: min(count, 1 << 20))
-        var done = 0
-        while done < count {
-            let k = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, min($0.count, count - done), off_t(done)) }
-            if k < 0 && errno == EINTR { continue }
-            guard k > 0 else { return false }
-            guard buffer.withUnsafeBytes({ Self.write($0.baseAddress!, k, into: fd, at: offset + done) }) else { return false }
-            done += k
+        let input = FileHandle(fileDescriptor: source, closeOnDealloc: false)
+        let output = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        do {
+            try input.seek(toOffset: 0)
+            try output.seek(toOffset: UInt64(offset))
+            var done = 0
+            while done < count, let data = try input.read(upToCount: min(1 << 20, count - done)), !data.isEmpty {
+                try output.write(contentsOf: data)
+                done += data.count
+            }
+            return done == count
+        } catch {
+            return false
         }
-        return true
     }
 
     private static func write(_ p: UnsafeRawPointer, _ count: Int, into fd: Int32, at offset: Int) -> Bool {

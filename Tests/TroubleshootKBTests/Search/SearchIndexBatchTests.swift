@@ -63,8 +63,13 @@ import Testing
     @Test func aBatchBeforeTheDocumentsAddedIsRefused() {
         let documents = Self.documentsInIndexOrder
         var builder = SearchIndexBuilder()
-        builder.add(Array(documents[2...]))
+        let added = builder.add(Array(documents[2...]))
+        #expect(added)
         #expect(!builder.follows([documents[0]]))
+        // Refused and not added.
+        let refused = !builder.add([documents[0]])
+        #expect(refused)
+        #expect(builder.documentCount == documents.count - 2)
         #expect(builder.follows([documents[documents.count - 1]]))
         #expect(!SearchIndexBuilder().follows([documents[1], documents[0]]))
     }
