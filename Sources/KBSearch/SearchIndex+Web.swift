@@ -102,93 +102,11 @@ extension SearchWebExport {
                       documentSink: (@Sendable (Int, Data) -> Void)? = nil,
                       postingsWriter: (@Sendable (PostingsFile, Int, [UnsafeRawBufferPointer]) -> Void)? = nil) -> SearchWebExport {
         let order = SearchIndex.documentOrder(count: count, id: id)
-        let n = order.count
-        let cap = max(0, parameters.maxPositions)
-
-        // Batches of documents (contiguous ranges, in order), taken one at a time by workers on
-        // all cores, so that the work spreads evenly whatever else runs; each worker has a
-        // postings accumulator of its own, and each document's file is made as it is read.
-        let workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let batchCount = max(1, min(requested ?? workerCount * 32, requested == nil ? n / 64 : max(1, n)))
-        /// What a worker made: its postings, the batches it took (with the range of its parts each
-        /// began), and per document its file (unless handed to `documentSink`) and what the
-        /// filters need of it.
-        struct WorkerOutput {
-            var postings: PostingsAccumulator<WebPostings>
-            var batches: [(batch: Int, parts: Range<Int>)] = []
-            var documents: [(d: Int, file: Data)] = []
-            var filters: [(d: Int, filter: WebFiltersFile.Document)] = []
-        }
-        let nextBatch = Counter()
-        let made = Parallel.map(workerCount) { worker -> WorkerOutput in
-            var out = WorkerOutput(postings: PostingsAccumulator(cap: cap, glossary: glossary))
-            while case let b = nextBatch.increment() - 1, b < batchCount {
-                let lo = n * b / batchCount, hi = n * (b + 1) / batchCount
-                let firstPart = out.postings.beginBatch(firstDocument: Int32(lo))
-                for d in lo..<hi {
-                    let doc = document(order[d])
-                    out.filters.append((d, WebFiltersFile.Document(doc)))
-                    out.postings.add(doc, number: Int32(d))
-                    let file = WebDocumentFile.bytes(doc, number: d, textCount: out.postings.records.textCount,
-                                                     textBytes: out.postings.records.textBytes, framing: framing)
-                    if let documentSink { documentSink(d, file) } else { out.documents.append((d, file)) }
-                }
-                out.batches.append((b, firstPart..<out.postings.parts.count))
-            }
-            out.postings.finish()
-            return out
-        }
-        // Per batch: its worker and the range of that worker's parts it began.
-        var batches = [(source: Int, parts: Range<Int>)](repeating: (0, 0..<0), count: batchCount)
-        var documentFiles = [Data](repeating: Data(), count: documentSink == nil ? n : 0)
-        var filterDocuments = [WebFiltersFile.Document](repeating: WebFiltersFile.Document(), count: n)
-        for (worker, out) in made.enumerated() {
-            for (b, parts) in out.batches { batches[b] = (worker, parts) }
-            for (d, file) in out.documents { documentFiles[d] = file }
-            for (d, filter) in out.filters { filterDocuments[d] = filter }
-        }
-        let postings = MergedPostings(made.map(\.postings), batches: batches, documentCount: n)
-        let layout = WebPostingsFiles(postings, ownFileRecords: ownFileRecords, shardCount: requestedShards, documentCount: n)
-
-        // Shards and token files.
-        let madeFiles = Parallel.map(layout.fileCount) { k -> Data? in
-            layout.make(k, framing: framing) { pieces in
-                if let postingsWriter {
-                    if k < layout.shardCount { postingsWriter(.shard, k, pieces) } else { postingsWriter(.token, k - layout.shardCount, pieces) }
-                    return nil
-                }
-                var joined = WebBytes(capacity: pieces.reduce(0) { $0 + $1.count })
-                for piece in pieces { joined.append(piece) }
-                return joined.take()
-            }
-        }
-        let files = postingsWriter == nil ? madeFiles.map { $0! } : []
-        let shardCount = layout.shardCount
-
-        let meta = WebMetaFile(parameters: parameters, glossary: glossary, statistics: postings.statistics, documentCount: n,
-                               tokenCount: postings.tokenCount, shardCount: shardCount).bytes(framing: framing)
-        let filters = WebFiltersFile(documents: filterDocuments).bytes(framing: framing)
-
-        // Vocabulary files: the listed words by head key, with their document frequencies.
-        let vocabularyCount = SearchExpansionRules.vocabularyFileCount(shardCount: shardCount)
-        var vocabularyFiles = [WebVocabularyFile](repeating: WebVocabularyFile(), count: vocabularyCount)
-        let tokens = postings.vocabulary
-        for t in 0..<postings.tokenCount where tokens.withBytes(ofToken: t, WebVocabularyFile.mayBeListed) {
-            let token = tokens.string(t)
-            if let place = WebVocabularyFile.place(of: token, fileCount: vocabularyCount) {
-                vocabularyFiles[place.file].words[token] = Int(postings.documentFrequency[t])
-            }
-        }
-
-        var export = SearchWebExport(meta: meta, shards: files.isEmpty ? [] : Array(files[0..<shardCount]),
-                                     tokenFiles: files.isEmpty ? [] : Array(files[shardCount...]),
-                                     docs: documentSink == nil ? documentFiles : [], filters: filters,
-                                     vocabularies: vocabularyFiles.enumerated().map { $1.write(number: $0, framing: framing) })
-        export.patchState = SearchWebPatch.State(documentCount: n, tokenCount: postings.tokenCount, shardCount: shardCount,
-                                                 tokenFileCount: layout.ownFileTokens.count, ownFileRecords: ownFileRecords,
-                                                 inlineBytes: layout.inlineBytes,
-                                                 shardCountRequested: requestedShards != nil)
-        return export
+        var builder = SearchWebExportBuilder(parameters: parameters, glossary: glossary, shardCount: requestedShards,
+                                             ownFileRecords: ownFileRecords, framing: framing, batchCount: requested,
+                                             documentSink: documentSink, postingsWriter: postingsWriter)
+        builder.add(count: order.count, lastID: nil) { document(order[$0]) }
+        return builder.finish()
     }
 
     /// A power of two so that shards hold about `defaultShardBytes` each, and at most about one

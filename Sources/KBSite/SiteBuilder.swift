@@ -10,7 +10,7 @@ public enum SiteBuildStep: String, Sendable, CaseIterable {
     /// Find entry files, read the check report and list the theme's files.
     case load
     /// Read and parse each entry through `KnowledgeBaseLoader` (Markdown rendered to HTML by
-    /// cmark) and read its scenario file.
+    /// cmark), read its scenario file, and (clean build) render its page and index it for search.
     case parse
     /// Lint the loaded entries once; errors stop the build.
     case validate
@@ -38,7 +38,9 @@ public struct SiteBuildError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The static site pipeline: load → parse → validate → index → render → write.
-/// Every step runs over all entries before the next starts; parsing and rendering use all cores.
+/// A clean build parses the entries in batches and renders each entry's page as it is parsed
+/// (`buildClean`); the steps after parse run over what the batches left (listings, search
+/// postings). Parsing and rendering use all cores.
 public struct SiteBuilder: Sendable {
     public struct Options: Sendable {
         /// The folder that holds `<id>/entry.md`.
@@ -61,6 +63,9 @@ public struct SiteBuilder: Sendable {
         /// Rebuild only what changed since the last build into the same folder, when its build
         /// manifest allows (`kb build` without `--clean`); else a clean build.
         public var incremental: Bool
+        /// Entries a clean build reads, lints, renders and indexes at a time: memory holds the
+        /// site's index, the search postings and one batch of entries, however many there are.
+        var batchSize = 4096
 
         public init(entriesDirectory: String, assetsDirectory: String?, outputDirectory: String, workingDirectory: String,
                     checkReportPath: String, baseURL: String? = nil, unsafeHTML: Bool = false, settings: SiteSettings = .init(),
@@ -131,103 +136,105 @@ public struct SiteBuilder: Sendable {
                 cleanBuildReason = clean.reason
             }
         }
+        return try buildClean(base: base, start: start, clock: clock, reason: cleanBuildReason)
+    }
+
+    /// A clean build into a new staging folder. The entries are read in batches: each entry's
+    /// page is rendered and written on the thread that parsed it (unless it links related
+    /// entries, whose titles the page shows: those pages wait for the index and their entries
+    /// are read again), its search document is added to the search index once its batch is
+    /// parsed, and then it is let go; only its listing (what lists and the index need) and its
+    /// stamps stay. If the entries do not lint, the staging folder is thrown away.
+    func buildClean(base: BaseURL, start: UInt64, clock: StepClock, reason cleanBuildReason: String) throws -> Summary {
         // Taken before any input is read: a change made while the build runs is seen by the next one.
         let startTime = BuildManifest.FileStamp.now
         let entriesFolder = BuildManifest.FileStamp(path: options.entriesDirectory)
-        let fingerprint = BuildFingerprint.make(options: options, assets: try listAssets(),
-                                                glossaryPath: (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName))
+        let glossaryPath = (options.entriesDirectory as NSString).appendingPathComponent(Glossary.fileName)
+        let fingerprint = BuildFingerprint.make(options: options, assets: try listAssets(), glossaryPath: glossaryPath)
         let input = try load()
         clock.lap(.load)
         let (locations, checkReport, assets) = (input.locations, input.checkReport, input.assets)
-        var parsed: Parsed? = try parse(input)
-        clock.lap(.parse)
-        let stamps = parsed!.stamps
-        // Pages and search need the records, not the source text: they get the entries without
-        // it; the parsed entries (sources and Markdown trees, which the lint rules need) were
-        // linted as they were loaded and let go then, so they are never all in memory at once.
-        let entries = parsed!.entries
-        let scenarios = parsed!.scenarios
-        let scenarioFiles = parsed!.scenarioFiles
-        let glossary = parsed!.knowledgeBase.glossary
-        let glossaryError = parsed!.knowledgeBase.glossaryDiagnostics.first(where: { $0.severity == .error })
+        let (glossary, glossaryProblems) = FileManager.default.fileExists(atPath: glossaryPath)
+            ? Glossary.load(entriesDirectory: options.entriesDirectory, displayPath: display(glossaryPath))
+            : (Glossary.empty, [])
+        let glossaryError = glossaryProblems.first(where: { $0.severity == .error })
         let writer = try SiteWriter(output: options.outputDirectory,
                                     protected: [options.workingDirectory, options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []),
                                     sources: [options.entriesDirectory] + (options.assetsDirectory.map { [$0] } ?? []))
-        // The search index is built on a second thread from here on, while the entries are
-        // validated and the pages render (its documents are the entries in id order); its
-        // document files are written as they are made, the rest once it is complete. If
-        // validation fails, its work is dropped.
+        let pages = SiteWriter.Pages(writer, label: "pages")
+        // The search index's document files are written as they are made; the rest once it is complete.
         let documentFiles: SiteSearchExport.DocumentFiles?
         do {
+            try writer.createFolders(["entries"])
             documentFiles = glossaryError != nil ? nil : try SiteSearchExport.DocumentFiles(writer)
         } catch {
             writer.discard()
             throw error
         }
-        let searchExport: BackgroundTask<SiteSearchExport>? = documentFiles == nil ? nil : BackgroundTask { [entries = entries.compactMap { $0 }] in
-            let begin = DispatchTime.now().uptimeNanoseconds
-            defer { clock.record("search index (beside validate, index, render)", since: begin) }
-            return SiteSearchExport(entries: entries, glossary: glossary, documentFiles: documentFiles)
-        }
-        /// Stops the search thread's file writing and removes the staging folder.
+        /// Stops the file writing and removes the staging folder.
         func abandon() {
             documentFiles?.stop()
             try? documentFiles?.finish()
+            try? pages.finish()
             writer.discard()
         }
-        let index: SiteIndex
-        let siteEntries: [SiteEntry]
-        let diagnostics: [Diagnostic]
-        let knownIDs: Set<String>
         do {
-            (diagnostics, knownIDs) = try validate(parsed!)
-            BackgroundRelease.release([parsed.take() as Any])
+            var parsed = try parseAndRenderEntries(locations, input: input, glossary: glossary, checkReport: checkReport, base: base,
+                                                   pages: pages, documentFiles: documentFiles)
+            clock.lap(.parse)
+            let (diagnostics, knownIDs) = try validate(parsed.knowledgeBase)
             clock.lap(.validate)
-            (index, siteEntries) = try makeIndex(entries, scenarios: scenarios, report: checkReport)
+            var paths: [String: String] = [:]
+            for file in parsed.files { if let entry = file.entry, paths[entry.id] == nil { paths[entry.id] = entry.path } }
+            let index = try SiteIndex.make(parsed.listings, checks: checkReport?.latestByEntry() ?? [:], pathOf: { paths[$0] ?? $0 })
+            parsed.listings = []
             clock.lap(.index)
             progress(.index, 0, 1)
             if let problem = glossaryError {
                 throw SiteBuildError(step: .validate, path: problem.path, message: problem.formatted)
             }
-        } catch {
-            abandon()
-            throw error
-        }
-        // The rest of its files are written on that thread too, while the pages render.
-        let search = BackgroundTask<Void> {
-            let export = try searchExport!.wait()
-            let begin = DispatchTime.now().uptimeNanoseconds
-            defer { clock.record("search files (beside render)", since: begin) }
-            try export.write(into: writer)
-            try documentFiles!.finish()
-        }
-        do {
-            let pages: Int
+            // The other pages render on a thread of their own while the search index is finished here.
+            let others = BackgroundTask<Int> { [deferred = parsed.deferred, files = parsed.files] in
+                let begin = DispatchTime.now().uptimeNanoseconds
+                defer { clock.record("pages besides entries (beside search)", since: begin) }
+                try writer.createFolders(index.pageFolders)
+                let list = Self.pagesBesideEntries(of: index)
+                render(list, of: index, entry: { _ in preconditionFailure("no entry page is rendered here") }, base: base, buffers: pages) { path, buffer, position in
+                    pages.add(path, buffer, position: position)
+                }
+                try renderDeferredPages(deferred, of: locations, files: files, index: index, checkReport: checkReport, base: base, pages: pages)
+                return list.count + index.entries.count
+            }
+            var searchState: [UInt8] = []
             do {
-                pages = try render(index, entries: siteEntries, base: base, into: writer)
-                clock.lap(.render)
-                try write(assets: assets, isPage: index.isPage, into: writer)
+                if let documentFiles {
+                    let export = try finishSearch(&parsed, locations: locations, glossary: glossary, documentFiles: documentFiles)
+                    try export.write(into: writer)
+                    try documentFiles.finish()
+                    searchState = Self.encodeSearchState(export.export.patchState)
+                }
             } catch {
-                documentFiles?.stop()
-                _ = try? search.wait()
+                _ = try? others.wait()
                 throw error
             }
-            try search.wait()
-            let searchState = Self.encodeSearchState(try searchExport?.wait().export.patchState)
-            let manifest = makeManifest(locations: locations, stamps: stamps, scenarioFiles: scenarioFiles, entries: entries,
-                                        index: index, diagnostics: diagnostics, assets: assets, fingerprint: fingerprint,
-                                        startTime: startTime, entriesFolder: entriesFolder, knownIDs: knownIDs, searchState: searchState)
+            clock.lap(.render)
+            let pageCount = try others.wait()
+            try pages.finish()
+            try write(assets: assets, isPage: index.isPage, into: writer)
+            let manifest = makeManifest(locations: locations, files: parsed.files, index: index, diagnostics: diagnostics, assets: assets,
+                                        fingerprint: fingerprint, startTime: startTime, entriesFolder: entriesFolder, knownIDs: knownIDs,
+                                        searchState: searchState)
             try writer.write(BuildManifest.fileName, Data(manifest.encoded()))
             try writer.commit()
             clock.lap(.write)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            let summary = Summary(entries: index.entries.count, pages: pages, files: writer.writtenFiles, bytes: writer.writtenBytes,
+            let summary = Summary(entries: index.entries.count, pages: pageCount, files: writer.writtenFiles, bytes: writer.writtenBytes,
                                   seconds: seconds, output: writer.output, timings: clock.timings, incremental: nil,
                                   cleanBuildReason: cleanBuildReason)
-            // Entries, pages' index and search data are hundreds of thousands of allocations;
-            // they are freed on a thread of their own, so the caller (often a process about to
-            // exit) does not wait for that.
-            BackgroundRelease.release([consume index, consume siteEntries, consume search])
+            // The index and the manifest's records are hundreds of thousands of allocations; they
+            // are freed on a thread of their own, so the caller (often a process about to exit)
+            // does not wait for that.
+            BackgroundRelease.release([consume index, consume manifest, parsed.files])
             return summary
         } catch {
             abandon()
@@ -315,59 +322,178 @@ public struct SiteBuilder: Sendable {
 
     // MARK: parse
 
+    /// What the clean build keeps of the entries once they are parsed.
     struct Parsed {
-        /// The loaded knowledge base: items (without their parsed entries), lint diagnostics,
-        /// known ids and glossary.
+        /// The loaded knowledge base: items (without their parsed entries), lint diagnostics and known ids.
         let knowledgeBase: LoadedKnowledgeBase
-        /// Each item's entry without its source text (made beside the parse, on all cores).
-        let entries: [Entry?]
-        /// Each entry's folder and file stamps, taken before the file was read (for the build manifest).
-        let stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)]
-        let scenarios: [(name: String, text: String)?]
-        /// Each item's scenario file and its stamp (for the build manifest).
-        let scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)]
+        /// Per entry file (location order).
+        var files: [FileRecord]
+        /// The parsed entries' listings (location order).
+        var listings: [SiteListing]
+        /// Locations whose pages wait for the index (they link related entries).
+        var deferred: [Int]
+        /// The search index so far; nil when a batch's ids did not follow the previous batch's
+        /// (the index is then made from all the entries at the end).
+        var search: SearchWebExportBuilder?
     }
 
-    /// What the site build keeps of each entry beside the loaded item (`EntryHook`).
+    /// An entry file's stamps (taken before it was read), scenario file, content hash, and id
+    /// and path when it parsed: what the build manifest and the second readings need.
+    struct FileRecord: Sendable {
+        var stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)
+        var scenario: (file: String?, stamp: BuildManifest.FileStamp)
+        var contentHash: UInt64
+        var entry: (id: String, path: String)?
+    }
+
+    /// What the build makes of each entry on the thread that parsed it.
     struct EntryExtra: Sendable {
-        let stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)
-        let entry: Entry?
-        let scenario: ScenarioFile
+        var file: FileRecord
+        var scenarioError: SiteBuildError?
+        var listing: SiteListing?
+        var document: SearchDocument?
+        /// Its page was not rendered: it waits for the index.
+        var deferred = false
     }
 
-    /// Reads and parses every entry through `KnowledgeBaseLoader` (Markdown rendered to HTML),
-    /// taking each entry's stamps before its file is read and reading its scenario file after.
-    func parse(_ input: Input) throws -> Parsed {
+    /// Reads, parses and lints the entries in batches through `KnowledgeBaseLoader` (Markdown
+    /// rendered to HTML); for each entry, on the thread that parsed it, reads its scenario file,
+    /// renders and writes its page (unless it links related entries) and makes its listing and
+    /// search document; adds each batch's documents to the search index.
+    func parseAndRenderEntries(_ locations: [EntryLocation], input: Input, glossary: Glossary, checkReport: SiteCheckReport?,
+                               base: BaseURL, pages: SiteWriter.Pages,
+                               documentFiles: SiteSearchExport.DocumentFiles?) throws -> Parsed {
         let loader = KnowledgeBaseLoader(workingDirectory: options.workingDirectory,
                                          parser: EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML)),
                                          linter: .standard)
+        let checks = checkReport?.latestByEntry() ?? [:]
+        // Entry pages rendered before the index exists: it is asked nothing but related entries,
+        // and pages that link some are rendered later.
+        let renderer = EntryPageRenderer(index: try SiteIndex.make([]), base: base, settings: options.settings)
+        let makesDocuments = documentFiles != nil
         let hook = EntryHook<(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp), EntryExtra>(
             beforeReading: { location in
                 (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
             },
             afterParsing: { [self] item, stamps in
-                let scenario = item.entry.map { readScenario(of: $0, at: item.location) } ?? ScenarioFile()
-                return EntryExtra(stamps: stamps, entry: item.entry?.withoutSource(), scenario: scenario)
+                var extra = EntryExtra(file: FileRecord(stamps: stamps, scenario: (nil, .missing), contentHash: item.contentHash ?? 0))
+                guard let entry = item.entry else { return extra }
+                let scenario = readScenario(of: entry, at: item.location)
+                extra.file.scenario = (scenario.file, scenario.stamp)
+                extra.file.entry = (entry.id, entry.path)
+                let content: (name: String, text: String)?
+                switch scenario.content {
+                case .success(let value): content = value
+                case .failure(let error): extra.scenarioError = error; return extra
+                }
+                let siteEntry = SiteEntry(entry: entry, scenario: content, check: checks.isEmpty ? nil : checks[entry.id])
+                extra.listing = SiteListing(siteEntry)
+                if makesDocuments { extra.document = SearchDocument(entry: entry, url: SitePaths.entry(entry.id)) }
+                // An id that cannot be a file name fails the index step; its page is not written.
+                if SitePaths.isPlainID(entry.id) {
+                    if entry.metadata.related.isEmpty {
+                        let buffer = pages.take()
+                        renderer.render(siteEntry, into: &buffer.html)
+                        pages.add(siteEntry.path, buffer, position: 0)
+                    } else {
+                        extra.deferred = true
+                    }
+                }
+                return extra
             })
-        // Each entry is linted as it is parsed and its parsed form (source text and Markdown
-        // trees) let go: the build keeps the entries without their source (the hook's copies).
-        var (knowledgeBase, extras) = loader.load(input.locations, locatorDiagnostics: input.locatorDiagnostics,
-                                                  options: .init(lints: true, keepsEntries: false), hook: hook,
-                                                  progress: { progress(.parse, $0, $1) })
-        knowledgeBase.attachGlossaries(of: [options.entriesDirectory], workingDirectory: options.workingDirectory)
-        let count = extras.count
-        var entries: [Entry?] = []
-        var stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)] = []
-        var scenarios: [(name: String, text: String)?] = []
-        var scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)] = []
-        entries.reserveCapacity(count); stamps.reserveCapacity(count); scenarios.reserveCapacity(count); scenarioFiles.reserveCapacity(count)
-        for extra in extras {
-            entries.append(extra.entry)
-            stamps.append(extra.stamps)
-            scenarios.append(try extra.scenario.content.get())
-            scenarioFiles.append((extra.scenario.file, extra.scenario.stamp))
+        var files: [FileRecord] = [], listings: [SiteListing] = [], deferred: [Int] = []
+        files.reserveCapacity(locations.count)
+        listings.reserveCapacity(locations.count)
+        var search: SearchWebExportBuilder? = documentFiles.map { files in
+            SearchWebExportBuilder(glossary: SearchGlossary(glossary), framing: .script,
+                                   documentSink: { d, data in files.add(d, data) },
+                                   postingsWriter: { kind, k, pieces in files.write(kind, k, pieces) })
         }
-        return Parsed(knowledgeBase: knowledgeBase, entries: entries, stamps: stamps, scenarios: scenarios, scenarioFiles: scenarioFiles)
+        // Each entry is linted as it is parsed and its parsed form let go.
+        let knowledgeBase = try loader.load(locations, locatorDiagnostics: input.locatorDiagnostics,
+                                            options: .init(lints: true, keepsEntries: false, hashesContent: true),
+                                            hook: hook, batchSize: options.batchSize) { extras, range in
+            for (k, extra) in zip(range, extras) {
+                if let error = extra.scenarioError { throw error }
+                files.append(extra.file)
+                if let listing = extra.listing { listings.append(listing) }
+                if extra.deferred { deferred.append(k) }
+            }
+            progress(.parse, range.upperBound, locations.count)
+            guard search != nil else { return }
+            // In id order within the batch (ids usually follow folder names, whose order differs
+            // from the ids' only where one name is another's prefix).
+            let documents = extras.compactMap(\.document)
+            let order = documents.indices.sorted { a, b in
+                documents[a].id == documents[b].id ? a < b : documents[a].id.utf8.lexicographicallyPrecedes(documents[b].id.utf8)
+            }
+            if !search!.add(order.map { documents[$0] }) { search = nil }
+        }
+        return Parsed(knowledgeBase: knowledgeBase, files: files, listings: listings, deferred: deferred, search: search)
+    }
+
+    /// Finishes the search index of the parsed entries. When their ids did not come in order
+    /// batch after batch, the entries are read again and indexed at once (the files are the
+    /// same as they would have been).
+    func finishSearch(_ parsed: inout Parsed, locations: [EntryLocation], glossary: Glossary,
+                      documentFiles: SiteSearchExport.DocumentFiles) throws -> SiteSearchExport {
+        if let builder = parsed.search.take() {
+            return SiteSearchExport(export: builder.finish())
+        }
+        var entries: [Entry] = []
+        try readAgain(parsed.files.indices.filter { parsed.files[$0].entry != nil }, of: locations, files: parsed.files) { batch in
+            entries += batch.map { $0.entry.withoutSource() }
+        }
+        return SiteSearchExport(entries: entries, glossary: glossary, documentFiles: documentFiles)
+    }
+
+    /// Reads the entries at `positions` again, in batches, and hands each batch's parsed entries
+    /// to `body`. An entry whose bytes are not those read the first time fails the build: the
+    /// site would mix two versions of it.
+    func readAgain(_ positions: [Int], of locations: [EntryLocation], files: [FileRecord],
+                   body: ([(position: Int, entry: Entry)]) throws -> Void) throws {
+        let loader = KnowledgeBaseLoader(workingDirectory: options.workingDirectory,
+                                         parser: EntryParser(markdownOptions: .init(renderHTML: true, unsafeHTML: options.unsafeHTML)))
+        var start = 0
+        while start < positions.count {
+            let batch = Array(positions[start..<min(positions.count, start + options.batchSize)])
+            let loaded = loader.load(batch.map { locations[$0] }, options: .init(hashesContent: true))
+            var entries: [(position: Int, entry: Entry)] = []
+            for (k, item) in zip(batch, loaded.items) {
+                guard let entry = item.entry, item.contentHash == files[k].contentHash else {
+                    throw SiteBuildError(step: .parse, path: display(locations[k].file),
+                                         message: "the entry changed while the site was being built; run kb build again")
+                }
+                entries.append((k, entry))
+            }
+            try body(entries)
+            start += batch.count
+        }
+    }
+
+    /// Renders the pages of the entries at `positions` (those that link related entries) now
+    /// that the index exists, reading the entries again.
+    func renderDeferredPages(_ positions: [Int], of locations: [EntryLocation], files: [FileRecord], index: SiteIndex,
+                             checkReport: SiteCheckReport?, base: BaseURL, pages: SiteWriter.Pages) throws {
+        let renderer = EntryPageRenderer(index: index, base: base, settings: options.settings)
+        let checks = checkReport?.latestByEntry() ?? [:]
+        try readAgain(positions, of: locations, files: files) { entries in
+            let made = Parallel.map(entries.count) { k -> SiteBuildError? in
+                let (position, entry) = entries[k]
+                let scenario: (name: String, text: String)?
+                do {
+                    scenario = try readScenario(of: entry, at: locations[position]).content.get()
+                } catch {
+                    return error as? SiteBuildError ?? SiteBuildError(step: .parse, path: display(locations[position].file), message: "\(error)")
+                }
+                let siteEntry = SiteEntry(entry: entry, scenario: scenario, check: checks.isEmpty ? nil : checks[entry.id])
+                let buffer = pages.take()
+                renderer.render(siteEntry, into: &buffer.html)
+                pages.add(siteEntry.path, buffer, position: 0)
+                return nil
+            }
+            if let error = made.compactMap({ $0 }).first { throw error }
+        }
     }
 
     /// The scenario file read for an entry: its absolute path and stamp (taken before it was
@@ -409,12 +535,12 @@ public struct SiteBuilder: Sendable {
 
     /// Reports the lint diagnostics of the load (every entry linted once, as it was parsed);
     /// throws when there are errors (every parsed item had an entry then). Returns the diagnostics (warnings only) and the ids lint knew.
-    func validate(_ parsed: Parsed) throws -> ([Diagnostic], Set<String>) {
+    func validate(_ knowledgeBase: LoadedKnowledgeBase) throws -> ([Diagnostic], Set<String>) {
         // Linted as the entries were loaded (the same rules and order as linting them after).
-        let diagnostics = parsed.knowledgeBase.lintDiagnostics ?? []
-        progress(.validate, parsed.knowledgeBase.items.count, parsed.knowledgeBase.items.count)
+        let diagnostics = knowledgeBase.lintDiagnostics ?? []
+        progress(.validate, knowledgeBase.items.count, knowledgeBase.items.count)
         try reportAndStopOnErrors(diagnostics)
-        return (diagnostics, parsed.knowledgeBase.knownIDs)
+        return (diagnostics, knowledgeBase.knownIDs)
     }
 
     /// Reports the diagnostics (sorted) and throws when there are errors.
@@ -431,31 +557,11 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    // MARK: index
-
-    /// The parsed entries (each copied once, into its `SiteEntry`) with their scenario files and
-    /// latest check results, sorted by id, and the index over their listings.
-    func makeIndex(_ entries: [Entry?], scenarios: [(name: String, text: String)?], report: SiteCheckReport?) throws -> (SiteIndex, [SiteEntry]) {
-        let checks = report?.latestByEntry() ?? [:]
-        var items: [SiteEntry] = []
-        items.reserveCapacity(entries.count)
-        for k in entries.indices where entries[k] != nil {
-            let check = checks.isEmpty ? nil : checks[entries[k]!.id]
-            items.append(SiteEntry(entry: entries[k]!, scenario: scenarios[k], check: check))
-        }
-        items.sort { $0.id < $1.id }
-        let sorted = items
-        let listings = Parallel.map(sorted.count) { SiteListing(sorted[$0]) }
-        let paths = Dictionary(sorted.map { ($0.id, $0.entry.path) }, uniquingKeysWith: { first, _ in first })
-        return (try SiteIndex.make(listings, checks: checks, pathOf: { paths[$0] ?? $0 }), sorted)
-    }
-
     // MARK: manifest
 
     /// The manifest of a clean build: per entry file (sorted by path) its stamps, scenario file,
     /// listing and diagnostics.
-    func makeManifest(locations: [EntryLocation], stamps: [(folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)],
-                      scenarioFiles: [(file: String?, stamp: BuildManifest.FileStamp)], entries: [Entry?], index: SiteIndex,
+    func makeManifest(locations: [EntryLocation], files: [FileRecord], index: SiteIndex,
                       diagnostics: [Diagnostic], assets: [ThemeFile], fingerprint: String, startTime: Int64,
                       entriesFolder: BuildManifest.FileStamp, knownIDs: Set<String>,
                       searchState: [UInt8]) -> BuildManifest {
@@ -463,11 +569,11 @@ public struct SiteBuilder: Sendable {
         var records: [BuildManifest.EntryRecord] = []
         records.reserveCapacity(locations.count)
         for k in locations.indices {
-            guard let entry = entries[k], let position = index.positionByID[entry.id] else { continue }
+            guard let entry = files[k].entry, let position = index.positionByID[entry.id] else { continue }
             records.append(BuildManifest.EntryRecord(
-                file: relativePath(locations[k].file), folder: stamps[k].folder.settled(before: startTime),
-                entry: stamps[k].entry.settled(before: startTime),
-                scenario: scenarioFiles[k].file.map(relativePath), scenarioStamp: scenarioFiles[k].stamp.settled(before: startTime),
+                file: relativePath(locations[k].file), folder: files[k].stamps.folder.settled(before: startTime),
+                entry: files[k].stamps.entry.settled(before: startTime),
+                scenario: files[k].scenario.file.map(relativePath), scenarioStamp: files[k].scenario.stamp.settled(before: startTime),
                 listing: index.entries[position], diagnostics: byFolder[PathText.folder(of: entry.path)] ?? []))
         }
         records.sort { $0.file < $1.file }
@@ -497,6 +603,13 @@ public struct SiteBuilder: Sendable {
         return list
     }
 
+    /// Every page but the entries' (which the clean build renders as it parses them).
+    static func pagesBesideEntries(of index: SiteIndex) -> [Page] {
+        var list: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
+        if index.hasModelPage { list.append(.model) }
+        return list + listPages(of: index)
+    }
+
     /// The pages of the tag and language lists and of the symptom groups.
     static func listPages(of index: SiteIndex) -> [Page] {
         var list: [Page] = []
@@ -522,20 +635,6 @@ public struct SiteBuilder: Sendable {
         case .language(let k, let page): index.languages[k].path(page: page)
         case .symptomGroup(let k, let page): index.symptoms[k].path(page: page)
         }
-    }
-
-    /// Renders every page on all cores and writes it into the staging folder. Pages are built as
-    /// bytes in buffers that are reused from page to page and written as they are (no string,
-    /// no copy). Returns the number of pages.
-    func render(_ index: SiteIndex, entries: [SiteEntry], base: BaseURL, into writer: SiteWriter) throws -> Int {
-        try writer.createFolders(index.pageFolders)
-        let pages = Self.pages(of: index)
-        let files = SiteWriter.Pages(writer, label: "pages")
-        render(pages, of: index, entry: { entries[$0] }, base: base, buffers: files) { path, buffer, position in
-            files.add(path, buffer, position: position)
-        }
-        try files.finish()
-        return pages.count
     }
 
     /// Renders `pages` on all cores, each into a buffer taken from `buffers` and handed to

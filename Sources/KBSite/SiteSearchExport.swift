@@ -25,6 +25,9 @@ struct SiteSearchExport {
 
     let export: SearchWebExport
 
+    /// An export made elsewhere (the clean build's `SearchWebExportBuilder`).
+    init(export: SearchWebExport) { self.export = export }
+
     /// Builds the web index of `entries` (documents are numbered in id order, as in
     /// `SearchIndex.build`), its files already wrapped as scripts. Each entry becomes a search
     /// document on the thread that tokenizes it.

@@ -157,4 +157,40 @@ import Testing
         #expect(diagnostics.contains { $0.rule == .duplicateID })
         #expect(batched.items.count == 10 && batched.items.allSatisfy { $0.entry == nil && $0.contentHash != nil })
     }
+
+    /// The site's search files made batch by batch (`SearchWebExportBuilder`) are the files one
+    /// export of all the documents makes, handed over or held, however the batches fall.
+    @Test(arguments: splits, [nil, 1, 3])
+    func webBatchesMakeTheSameFilesAsOneExport(_ split: Split, batchCount: Int?) {
+        let documents = Self.documentsInIndexOrder
+        let whole = SearchWebExport.build(documents: documents, glossary: SearchTestCorpus.glossary, ownFileRecords: 4, framing: .script)
+        var builder = SearchWebExportBuilder(glossary: SearchTestCorpus.glossary, ownFileRecords: 4, framing: .script, batchCount: batchCount)
+        var start = 0
+        for size in split.sizes(documents.count) {
+            let batch = Array(documents[start..<start + size])
+            #expect(builder.follows(batch.map(\.id)))
+            do { let added = builder.add(batch); #expect(added) }
+            start += size
+        }
+        #expect(builder.documentCount == documents.count)
+        let batched = builder.finish()
+        #expect(!whole.tokenFiles.isEmpty)
+        #expect(batched.meta == whole.meta && batched.filters == whole.filters)
+        #expect(batched.shards == whole.shards && batched.tokenFiles == whole.tokenFiles)
+        #expect(batched.docs == whole.docs && batched.vocabularies == whole.vocabularies)
+        #expect(batched.patchState == whole.patchState)
+    }
+
+    @Test func aWebBatchOutOfIdOrderIsRefused() {
+        let documents = Self.documentsInIndexOrder
+        var builder = SearchWebExportBuilder(glossary: SearchTestCorpus.glossary)
+        do { let added = builder.add(Array(documents[2...3])); #expect(added) }
+        // Before the last id added, or unsorted within itself: nothing is added.
+        #expect(!builder.follows([documents[1].id]))
+        do { let added = builder.add([documents[1]]); #expect(!added) }
+        do { let added = builder.add([documents[5], documents[4]]); #expect(!added) }
+        #expect(builder.documentCount == 2)
+        do { let added = builder.add(Array(documents[4...])); #expect(added) }
+        #expect(builder.documentCount == documents.count - 2)
+    }
 }

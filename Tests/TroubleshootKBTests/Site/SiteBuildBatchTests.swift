@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import KBCore
+@testable import KBSearch
+@testable import KBSite
+
+/// A clean build reads its entries in batches, writing each page as its entry is parsed (pages
+/// that link related entries once the index exists, from a second reading) and adding each
+/// batch to the search index: the site must be the same bytes however the batches fall,
+/// including when the ids of one batch come before the previous batch's (folder names where one
+/// is another's prefix: `a-b-c/` sorts before `a-b/`), which makes the search index from all
+/// the entries at the end.
+@Suite struct SiteBuildBatchTests {
+    static func makeKnowledgeBase() -> String {
+        let dir = TestSupport.temporaryDirectory()
+        let entries: [(id: String, related: [String], body: String)] = [
+            ("a", ["a-b"], "大标题颜色不对。"), ("a-b", [], "네비게이션 바 그림자가 사라졌다."),
+            ("a-b-c", ["a", "b"], "太字にならない。"), ("b", [], "Toolbar color scheme is ignored."),
+            ("c", [], "返回按钮文字消失。"), ("d", ["c"], "見出しの色が変わらない。"),
+        ]
+        for entry in entries {
+            TestSupport.write(TestSupport.entry(id: entry.id, related: entry.related, body: "## 问题\n\n\(entry.body)\n"),
+                              to: dir + "/entries/\(entry.id)/entry.md")
+        }
+        return dir
+    }
+
+    static func build(_ dir: String, batchSize: Int, into name: String) throws -> [String: Data] {
+        var options = SiteBuilder.Options(entriesDirectory: dir + "/entries", assetsDirectory: nil, outputDirectory: dir + "/" + name,
+                                          workingDirectory: dir, checkReportPath: dir + "/.kb/check-report.json")
+        options.batchSize = batchSize
+        let summary = try SiteBuilder(options: options).build()
+        #expect(summary.entries == 6)
+        var files = SiteTestSupport.snapshot(dir + "/" + name)
+        // The manifest holds the stamps of the files as each build saw them.
+        files[BuildManifest.fileName] = nil
+        return files
+    }
+
+    @Test(arguments: [1, 2, 4])
+    func batchesMakeTheSameSite(batchSize: Int) throws {
+        let dir = Self.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let whole = try Self.build(dir, batchSize: 100, into: "whole")
+        let batched = try Self.build(dir, batchSize: batchSize, into: "batched")
+        #expect(whole.keys.sorted() == batched.keys.sorted())
+        for (path, data) in whole { #expect(batched[path] == data, "\(path)") }
+        // The pages that link related entries show their titles.
+        let page = SiteTestSupport.text(whole["entries/a-b-c.html"])
+        #expect(page.contains("entries/a.html") && page.contains("entries/b.html"))
+        #expect(whole.keys.contains("search/doc-5.js") && !whole.keys.contains("search/doc-6.js"))
+    }
+
+    @Test func aBuildWithLintErrorsWritesNothing() throws {
+        let dir = Self.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        TestSupport.write(TestSupport.entry(id: "not-e", body: "## 问题\n\n编号与文件夹不符。\n"), to: dir + "/entries/e/entry.md")
+        var options = SiteBuilder.Options(entriesDirectory: dir + "/entries", assetsDirectory: nil, outputDirectory: dir + "/site",
+                                          workingDirectory: dir, checkReportPath: dir + "/.kb/check-report.json")
+        options.batchSize = 2
+        #expect(throws: SiteBuildError.self) { try SiteBuilder(options: options).build() }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/site"))
+        // Nothing is left beside the entries: the staging folder was removed.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["entries"])
+    }
+}
