@@ -182,6 +182,7 @@ public struct SiteBuilder: Sendable {
             var parsed = try parseAndRenderEntries(locations, input: input, glossary: glossary, checkReport: checkReport, base: base,
                                                    pages: pages, documentFiles: documentFiles)
             clock.lap(.parse)
+            clock.record("search index (batches, within parse)", nanoseconds: parsed.searchNanoseconds)
             let (diagnostics, knownIDs) = try validate(parsed.knowledgeBase)
             clock.lap(.validate)
             var paths: [String: String] = [:]
@@ -208,6 +209,8 @@ public struct SiteBuilder: Sendable {
             var searchState: [UInt8] = []
             do {
                 if let documentFiles {
+                    let begin = DispatchTime.now().uptimeNanoseconds
+                    defer { clock.record("search files (beside the other pages)", since: begin) }
                     let export = try finishSearch(&parsed, locations: locations, glossary: glossary, documentFiles: documentFiles)
                     try export.write(into: writer)
                     try documentFiles.finish()
@@ -335,6 +338,8 @@ public struct SiteBuilder: Sendable {
         /// The search index so far; nil when a batch's ids did not follow the previous batch's
         /// (the index is then made from all the entries at the end).
         var search: SearchWebExportBuilder?
+        /// Time spent adding the batches to the search index (within the parse step).
+        var searchNanoseconds: UInt64 = 0
     }
 
     /// An entry file's stamps (taken before it was read), scenario file, content hash, and id
@@ -402,6 +407,7 @@ public struct SiteBuilder: Sendable {
                 return extra
             })
         var files: [FileRecord] = [], listings: [SiteListing] = [], deferred: [Int] = []
+        var searchNanoseconds: UInt64 = 0
         files.reserveCapacity(locations.count)
         listings.reserveCapacity(locations.count)
         var search: SearchWebExportBuilder? = documentFiles.map { files in
@@ -427,9 +433,12 @@ public struct SiteBuilder: Sendable {
             let order = documents.indices.sorted { a, b in
                 documents[a].id == documents[b].id ? a < b : documents[a].id.utf8.lexicographicallyPrecedes(documents[b].id.utf8)
             }
+            let begin = DispatchTime.now().uptimeNanoseconds
             if !search!.add(order.map { documents[$0] }) { search = nil }
+            searchNanoseconds += DispatchTime.now().uptimeNanoseconds - begin
         }
-        return Parsed(knowledgeBase: knowledgeBase, files: files, listings: listings, deferred: deferred, search: search)
+        return Parsed(knowledgeBase: knowledgeBase, files: files, listings: listings, deferred: deferred, search: search,
+                      searchNanoseconds: searchNanoseconds)
     }
 
     /// Finishes the search index of the parsed entries. When their ids did not come in order
@@ -740,6 +749,10 @@ final class StepClock: Sendable {
     func record(_ name: String, since begin: UInt64) {
         let now = DispatchTime.now().uptimeNanoseconds
         state.withLock { $0.entries.append((name, Double(now - begin) / 1e9)) }
+    }
+
+    func record(_ name: String, nanoseconds: UInt64) {
+        state.withLock { $0.entries.append((name, Double(nanoseconds) / 1e9)) }
     }
 
     var timings: [(step: String, seconds: Double)] { state.withLock { $0.entries } }
