@@ -182,7 +182,7 @@ public struct SiteBuilder: Sendable {
             var parsed = try parseAndRenderEntries(locations, input: input, glossary: glossary, checkReport: checkReport, base: base,
                                                    pages: pages, documentFiles: documentFiles)
             clock.lap(.parse)
-            clock.record("search index (batches, within parse)", nanoseconds: parsed.searchNanoseconds)
+            clock.record("search index (batches, beside parse)", nanoseconds: parsed.searchNanoseconds)
             let (diagnostics, knownIDs) = try validate(parsed.knowledgeBase)
             clock.lap(.validate)
             var paths: [String: String] = [:]
@@ -407,13 +407,12 @@ public struct SiteBuilder: Sendable {
                 return extra
             })
         var files: [FileRecord] = [], listings: [SiteListing] = [], deferred: [Int] = []
-        var searchNanoseconds: UInt64 = 0
         files.reserveCapacity(locations.count)
         listings.reserveCapacity(locations.count)
-        var search: SearchWebExportBuilder? = documentFiles.map { files in
-            SearchWebExportBuilder(glossary: SearchGlossary(glossary), framing: .script,
-                                   documentSink: { d, data in files.add(d, data) },
-                                   postingsWriter: { kind, k, pieces in files.write(kind, k, pieces) })
+        let search = documentFiles.map { files in
+            SearchFeed(SearchWebExportBuilder(glossary: SearchGlossary(glossary), framing: .script,
+                                              documentSink: { d, data in files.add(d, data) },
+                                              postingsWriter: { kind, k, pieces in files.write(kind, k, pieces) }))
         }
         // Each entry is linted as it is parsed and its parsed form let go.
         let knowledgeBase = try loader.load(locations, locatorDiagnostics: input.locatorDiagnostics,
@@ -426,19 +425,49 @@ public struct SiteBuilder: Sendable {
                 if extra.deferred { deferred.append(k) }
             }
             progress(.parse, range.upperBound, locations.count)
-            guard search != nil else { return }
+            guard let search else { return }
             // In id order within the batch (ids usually follow folder names, whose order differs
             // from the ids' only where one name is another's prefix).
             let documents = extras.compactMap(\.document)
             let order = documents.indices.sorted { a, b in
                 documents[a].id == documents[b].id ? a < b : documents[a].id.utf8.lexicographicallyPrecedes(documents[b].id.utf8)
             }
-            let begin = DispatchTime.now().uptimeNanoseconds
-            if !search!.add(order.map { documents[$0] }) { search = nil }
-            searchNanoseconds += DispatchTime.now().uptimeNanoseconds - begin
+            search.add(order.map { documents[$0] })
         }
-        return Parsed(knowledgeBase: knowledgeBase, files: files, listings: listings, deferred: deferred, search: search,
+        let (builder, searchNanoseconds) = search?.finish() ?? (nil, 0)
+        return Parsed(knowledgeBase: knowledgeBase, files: files, listings: listings, deferred: deferred, search: builder,
                       searchNanoseconds: searchNanoseconds)
+    }
+
+    /// Adds the batches' documents to the search index on a thread of its own, while the next
+    /// batch is parsed: at most one batch waits. Unchecked because the builder is only touched
+    /// on that thread's queue, and handed back once the queue is drained.
+    final class SearchFeed: @unchecked Sendable {
+        private var builder: SearchWebExportBuilder?
+        private var nanoseconds: UInt64 = 0
+        private let queue = DispatchQueue(label: "kb.site.search-batches")
+        private let slot = DispatchSemaphore(value: 1)
+
+        init(_ builder: SearchWebExportBuilder) { self.builder = builder }
+
+        /// Queues a batch, in id order; once a batch does not follow the ones before, the
+        /// builder is dropped and later batches are ignored.
+        func add(_ documents: [SearchDocument]) {
+            slot.wait()
+            queue.async { [self] in
+                defer { slot.signal() }
+                guard builder != nil else { return }
+                let begin = DispatchTime.now().uptimeNanoseconds
+                if !builder!.add(documents) { builder = nil }
+                nanoseconds += DispatchTime.now().uptimeNanoseconds - begin
+            }
+        }
+
+        /// Waits for the queued batches; the builder (nil if a batch was out of order) and the
+        /// time spent adding.
+        func finish() -> (SearchWebExportBuilder?, UInt64) {
+            queue.sync { (builder.take(), nanoseconds) }
+        }
     }
 
     /// Finishes the search index of the parsed entries. When their ids did not come in order
