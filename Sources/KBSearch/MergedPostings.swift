@@ -120,4 +120,29 @@ struct MergedPostings {
         }
         return (ByteRegion(taking: bytes, count: total), offsets)
     }
+
+    /// The same, written to `spill` a token at a time through one scratch buffer (each token's
+    /// streams freed once copied, so the accumulators are spent), with each token's checksum
+    /// (`ContentChecksum`) taken on the way: the joined postings are never in memory whole.
+    func write<Encoding: PostingsEncoding>(_: Encoding.Type, into spill: SpillFile) -> (offsets: [Int64], checksums: [UInt64]) {
+        var offsets: [Int64] = [0]
+        offsets.reserveCapacity(tokenCount + 1)
+        var checksums: [UInt64] = []
+        checksums.reserveCapacity(tokenCount)
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        for t in 0..<tokenCount {
+            let length = length(ofToken: t, Encoding.self)
+            if scratch.count < length { scratch = [UInt8](repeating: 0, count: max(length, 2 * scratch.count)) }
+            scratch.withUnsafeMutableBytes { raw in
+                var out = RecordWriter(at: raw.baseAddress!)
+                write(token: t, Encoding.self, into: &out)
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<length])
+                checksums.append(ContentChecksum.of(bytes))
+                spill.append(bytes)
+            }
+            for part in parts(ofToken: t) { streams[Int(part.source)].releaseStream(Int(part.token)) }
+            offsets.append(offsets[t] + Int64(length))
+        }
+        return (offsets, checksums)
+    }
 }

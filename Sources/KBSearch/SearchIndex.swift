@@ -154,8 +154,10 @@ public struct SearchIndex: Sendable {
     /// Joins the chunks (`MergedPostings`) and encodes the postings, texts, lengths and statistics.
     /// The texts are joined first, each chunk's let go once copied, so that they are not held
     /// twice while the postings are joined.
-    /// `texts`: the chunks' texts, already joined (`TextSpill`; the chunks' own are then empty).
-    mutating func encode(_ chunks: consuming [BinaryChunk], texts joined: ByteRegion? = nil) {
+    /// `texts`: the chunks' texts, already joined (`SpillFile`; the chunks' own are then empty).
+    /// `postingsSpill`: a file the postings are joined into (a token at a time), then mapped,
+    /// instead of memory. Throws only when that file cannot be written or read back.
+    mutating func encode(_ chunks: consuming [BinaryChunk], texts joined: ByteRegion? = nil, postingsSpill: SpillFile? = nil) throws {
         var textEnd = 0
         textBlockStart = [0]
         textBlockStart.reserveCapacity(ids.count + 1)
@@ -186,9 +188,14 @@ public struct SearchIndex: Sendable {
         tokens = postings.vocabulary
         documentFrequency = postings.documentFrequency
         recordCount = postings.recordCount
-        (postingBytes, postingOffset) = postings.concatenated(BinaryPostings.self, releasingStreams: true)
-        postingChecksum = (0..<tokens.count).map {
-            ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1])))
+        if let postingsSpill {
+            (postingOffset, postingChecksum) = postings.write(BinaryPostings.self, into: postingsSpill)
+            postingBytes = try postingsSpill.region()
+        } else {
+            (postingBytes, postingOffset) = postings.concatenated(BinaryPostings.self, releasingStreams: true)
+            postingChecksum = (0..<tokens.count).map {
+                ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1])))
+            }
         }
 
         averageFieldLengths = postings.statistics.averageFieldLengths

@@ -6,12 +6,14 @@ import KBCore
 /// accumulator and then let go, and `finish()` joins the chunks (docs/search.md §3, §12). A
 /// caller that loads its documents batch by batch (the `.kb/index` rebuild) so never holds all
 /// of them; the index is the same bytes however the documents were batched. With a folder to
-/// spill into, the texts of each batch go to a file there as soon as they are made (`TextSpill`)
-/// and the index reads them from it.
+/// spill into, the texts of each batch go to a file there as soon as they are made, and the joined
+/// postings to another as each token's are joined (`SpillFile`), and the index reads them from
+/// there: memory holds the postings being accumulated, not a second copy of them.
 struct SearchIndexBuilder {
     private var index: SearchIndex
     private var chunks: [SearchIndex.BinaryChunk] = []
-    private let spill: TextSpill?
+    private let spill: SpillFile?
+    private let postingsSpill: SpillFile?
     private let glossary: SearchGlossary
     /// Chunks per batch when given (tests), else about four per core and 100 documents each.
     private let requestedChunks: Int?
@@ -22,7 +24,8 @@ struct SearchIndexBuilder {
     /// texts stay in memory).
     init(parameters: SearchParameters = .default, glossary: SearchGlossary = .empty, chunkCount: Int? = nil,
          spillingTextsInto folder: String? = nil) {
-        spill = folder.flatMap { try? TextSpill(folder: $0) }
+        spill = folder.flatMap { try? SpillFile(folder: $0, content: "texts") }
+        postingsSpill = folder.flatMap { try? SpillFile(folder: $0, content: "postings") }
         index = SearchIndex(parameters: parameters)
         index.glossary = glossary
         self.glossary = glossary
@@ -90,7 +93,7 @@ struct SearchIndexBuilder {
         // The chunks are moved out (not copied), so that encoding lets each part go once joined.
         let chunks = self.chunks
         self.chunks = []
-        index.encode(chunks, texts: texts)
+        try index.encode(chunks, texts: texts, postingsSpill: postingsSpill)
         return index
     }
 
@@ -100,7 +103,11 @@ struct SearchIndexBuilder {
         precondition(spill == nil, "a builder that spills its texts finishes with finish()")
         let chunks = self.chunks
         self.chunks = []
-        index.encode(chunks)
+        do {
+            try index.encode(chunks)
+        } catch {
+            preconditionFailure("encoding in memory does not throw: \(error)")
+        }
         return index
     }
 
@@ -134,48 +141,5 @@ struct SearchIndexBuilder {
         stringIndex[s] = i
         index.strings.append(s)
         return i
-    }
-}
-
-/// The texts of a build, written to a file as they are made and mapped when the build is done, so
-/// that they are not held in memory (docs/search.md §12): an unlinked temporary file in the
-/// index's folder, whose open descriptor the mapped region takes over (and the index writer
-/// copies from, file to file).
-final class TextSpill {
-    private let handle: FileHandle
-    private var length = 0
-    private var failure: String? = nil
-    /// Set once `region()` has given the file to a mapped region (which closes it).
-    private var handedOver = false
-
-    init(folder: String) throws {
-        let path = (folder as NSString).appendingPathComponent("search.bin.texts-\(getpid())-\(UUID().uuidString)")
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw KBError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        unlink(path)
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-    }
-
-    deinit { if !handedOver { try? handle.close() } }
-
-    /// Adds bytes at the end (a write error is kept and reported by `region()`).
-    func append(_ bytes: [UInt8]) {
-        guard failure == nil, !bytes.isEmpty else { return }
-        do {
-            try handle.write(contentsOf: bytes)
-            length += bytes.count
-        } catch {
-            failure = error.localizedDescription
-        }
-    }
-
-    /// Everything written, mapped; the region takes the file over.
-    func region() throws -> ByteRegion {
-        if let failure { throw KBError("cannot write the search texts: \(failure)") }
-        handedOver = true
-        guard let region = ByteRegion.map(descriptor: handle.fileDescriptor), region.count == length else {
-            throw KBError("cannot read back the search texts (\(length) bytes written)")
-        }
-        return region
     }
 }

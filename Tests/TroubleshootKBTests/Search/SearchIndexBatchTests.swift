@@ -56,7 +56,7 @@ import Testing
             try batched.write(to: url, fingerprint: "f")
             #expect(FileManager.default.contents(atPath: url.path) == whole.serialized(fingerprint: "f"))
         }
-        // The spill's file was unlinked when made: nothing is left beside the written indexes.
+        // The spills' files were unlinked when made: nothing is left beside the written indexes.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["search-false.bin", "search-true.bin"])
     }
 
