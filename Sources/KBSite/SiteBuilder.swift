@@ -211,7 +211,7 @@ public struct SiteBuilder: Sendable {
                 if let documentFiles {
                     let begin = DispatchTime.now().uptimeNanoseconds
                     defer { clock.record("search files (beside the other pages)", since: begin) }
-                    let export = try finishSearch(&parsed, locations: locations, glossary: glossary, documentFiles: documentFiles)
+                    let export = try finishSearch(&parsed)
                     try export.write(into: writer)
                     try documentFiles.finish()
                     searchState = Self.encodeSearchState(export.export.patchState)
@@ -336,7 +336,7 @@ public struct SiteBuilder: Sendable {
         /// Locations whose pages wait for the index (they link related entries).
         var deferred: [Int]
         /// The search index so far; nil when a batch's ids did not follow the previous batch's
-        /// (the index is then made from all the entries at the end).
+        /// (see `finishSearch`).
         var search: SearchWebExportBuilder?
         /// Time spent adding the batches to the search index (within the parse step).
         var searchNanoseconds: UInt64 = 0
@@ -470,23 +470,21 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    /// Finishes the search index of the parsed entries. When their ids did not come in order
-    /// batch after batch, the entries are read again and indexed at once (the files are the
-    /// same as they would have been).
-    func finishSearch(_ parsed: inout Parsed, locations: [EntryLocation], glossary: Glossary,
-                      documentFiles: SiteSearchExport.DocumentFiles) throws -> SiteSearchExport {
-        if let builder = parsed.search.take() {
-            return SiteSearchExport(export: builder.finish())
+    /// Finishes the search index of the parsed entries. Their batches come in id order: a build
+    /// whose entries lint and index has ids that are their folders' names (lowercase ASCII
+    /// words and hyphens), and the folders are read in name order. So a batch out of order
+    /// means entries the index step refuses; should one come anyway, the build stops here
+    /// rather than write a search index that misses entries.
+    func finishSearch(_ parsed: inout Parsed) throws -> SiteSearchExport {
+        guard let builder = parsed.search.take() else {
+            throw SiteBuildError(step: .index, path: display(options.entriesDirectory),
+                                 message: "the entries' ids are not in the order of their folders' names")
         }
-        var entries: [Entry] = []
-        try readAgain(parsed.files.indices.filter { parsed.files[$0].entry != nil }, of: locations, files: parsed.files) { batch in
-            entries += batch.map { $0.entry.withoutSource() }
-        }
-        return SiteSearchExport(entries: entries, glossary: glossary, documentFiles: documentFiles)
+        return SiteSearchExport(export: builder.finish())
     }
 
-    /// Reads the entries at `positions` again, in batches, and hands each batch's parsed entries
-    /// to `body`. An entry whose bytes are not those read the first time fails the build: the
+    /// Reads the entries at `positions` again (the pages that link related entries), in batches,
+    /// and hands each batch's parsed entries to `body`. An entry whose bytes are not those read the first time fails the build: the
     /// site would mix two versions of it.
     func readAgain(_ positions: [Int], of locations: [EntryLocation], files: [FileRecord],
                    body: ([(position: Int, entry: Entry)]) throws -> Void) throws {

@@ -28,25 +28,6 @@ struct SiteSearchExport {
     /// An export made elsewhere (the clean build's `SearchWebExportBuilder`).
     init(export: SearchWebExport) { self.export = export }
 
-    /// Builds the web index of `entries` (documents are numbered in id order, as in
-    /// `SearchIndex.build`), its files already wrapped as scripts. Each entry becomes a search
-    /// document on the thread that tokenizes it.
-    /// With `documentFiles`, each document, shard and token file is written through it as soon
-    /// as it is made, while the rest of the index is still being built (`export.docs`,
-    /// `export.shards` and `export.tokenFiles` then stay empty).
-    init(entries: [Entry], glossary: Glossary, documentFiles: DocumentFiles? = nil) {
-        var sink: (@Sendable (Int, Data) -> Void)? = nil
-        var postingsWriter: (@Sendable (SearchWebExport.PostingsFile, Int, [UnsafeRawBufferPointer]) -> Void)? = nil
-        if let documentFiles {
-            sink = { d, data in documentFiles.add(d, data) }
-            postingsWriter = { kind, k, pieces in documentFiles.write(kind, k, pieces) }
-        }
-        export = SearchWebExport.build(count: entries.count, id: { entries[$0].id },
-                                       document: { SearchDocument(entry: entries[$0], url: SitePaths.entry(entries[$0].id)) },
-                                       glossary: SearchGlossary(glossary), framing: .script, documentSink: sink,
-                                       postingsWriter: postingsWriter)
-    }
-
     /// Writes `search/doc-<d>.js` files while the index is built, on a thread of their own, and
     /// `search/shard-<i>.js` and `search/token-<k>.js` files on the threads that encode them
     /// (the pages are written by then, and a token file is written straight from the record

@@ -6,10 +6,8 @@ import Testing
 
 /// A clean build reads its entries in batches, writing each page as its entry is parsed (pages
 /// that link related entries once the index exists, from a second reading) and adding each
-/// batch to the search index: the site must be the same bytes however the batches fall,
-/// including when the ids of one batch come before the previous batch's (folder names where one
-/// is another's prefix: `a-b-c/` sorts before `a-b/`), which makes the search index from all
-/// the entries at the end.
+/// batch to the search index: the site must be the same bytes however the batches fall (folder
+/// names where one is another's prefix included: their paths sort apart from their ids).
 @Suite struct SiteBuildBatchTests {
     static func makeKnowledgeBase() -> String {
         let dir = TestSupport.temporaryDirectory()
