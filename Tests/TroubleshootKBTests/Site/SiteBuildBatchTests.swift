@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import KBCore
-@testable import KBSearch
 @testable import KBSite
 
 /// A clean build reads its entries in batches, writing each page as its entry is parsed (pages
