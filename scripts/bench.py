@@ -228,8 +228,11 @@ class OutputFileSystem:
 
     IMAGE, MOUNT = "/tmp/kb-bench-fs.img", "/tmp/kb-bench-fs"
 
-    def __init__(self):
+    def __init__(self, n=10000):
         self.root, self.mounted, self.note = None, False, ""
+        # 16 GB up to 10,000 entries; more for larger corpora, whose sites are larger and have
+        # more files (the image is sparse: only what is written takes room on the disk).
+        self.size_gb = max(16, 16 * n // 10000 // 2)
 
     def __enter__(self):
         why = None
@@ -242,15 +245,18 @@ class OutputFileSystem:
             os.makedirs(self.MOUNT, exist_ok=True)
             # Inode tables and journal are written now, not by the kernel in the background
             # after mounting (lazy init), which would compete with the first timed runs.
-            # 16 GB (a sparse file): room, and inodes, for every build of a run with --runs 9 or
-            # more (each kind of build is kept until all are timed; 8 GB ran out of inodes).
-            made = (subprocess.run(["truncate", "-s", "16G", self.IMAGE]).returncode == 0
+            # 16 GB at 10,000 entries (a sparse file): room, and inodes, for every build of a run
+            # with --runs 9 or more (each kind of build is kept until all are timed; 8 GB ran out
+            # of inodes); 80 GB at 100,000 entries, whose kb, Hugo and Pagefind outputs are ten
+            # times as large.
+            made = (subprocess.run(["truncate", "-s", f"{self.size_gb}G", self.IMAGE]).returncode == 0
                     and subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", self.IMAGE],
                                        stdout=subprocess.DEVNULL).returncode == 0
                     and subprocess.run(["mount", "-o", "loop", self.IMAGE, self.MOUNT], stderr=subprocess.DEVNULL).returncode == 0)
             if made:
                 self.root, self.mounted = self.MOUNT, True
-                self.note = "a fresh ext4 file system (loop-mounted 16 GB image, mkfs.ext4 defaults, tables initialised up front)"
+                self.note = (f"a fresh ext4 file system (loop-mounted {self.size_gb} GB image, mkfs.ext4 defaults, "
+                             "tables initialised up front)")
                 return self
             why = "could not make and mount an ext4 image"
             if os.path.exists(self.IMAGE):
@@ -285,7 +291,7 @@ def bench_build(args, base, results):
     if not has_command("build"):
         print("build: skipped (kb build is not built)")
         return
-    with OutputFileSystem() as fs:
+    with OutputFileSystem(args.n) as fs:
         print(f"build outputs: {fs.note}")
         results["build_output_file_system"] = fs.note
         bench_build_sizes(args, results, fs)
