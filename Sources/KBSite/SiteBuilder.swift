@@ -338,17 +338,18 @@ public struct SiteBuilder: Sendable {
         /// The search index so far; nil when a batch's ids did not follow the previous batch's
         /// (see `finishSearch`).
         var search: SearchWebExportBuilder?
-        /// Time spent adding the batches to the search index (within the parse step).
+        /// Time spent adding the batches to the search index (beside the parse step).
         var searchNanoseconds: UInt64 = 0
     }
 
-    /// An entry file's stamps (taken before it was read), scenario file, content hash, and id
-    /// and path when it parsed: what the build manifest and the second readings need.
+    /// An entry file's stamps (taken before it was read), scenario file, and id and path when it
+    /// parsed (what the build manifest needs), and for a page that waits for the index the
+    /// checksum of the source it was parsed from (the second reading must find the same).
     struct FileRecord: Sendable {
         var stamps: (folder: BuildManifest.FileStamp, entry: BuildManifest.FileStamp)
-        var scenario: (file: String?, stamp: BuildManifest.FileStamp)
-        var contentHash: UInt64
-        var entry: (id: String, path: String)?
+        var scenario: (file: String?, stamp: BuildManifest.FileStamp) = (nil, .missing)
+        var entry: (id: String, path: String)? = nil
+        var sourceChecksum: UInt64 = 0
     }
 
     /// What the build makes of each entry on the thread that parsed it.
@@ -381,7 +382,7 @@ public struct SiteBuilder: Sendable {
                 (BuildManifest.FileStamp(path: PathText.folder(of: location.file)), BuildManifest.FileStamp(path: location.file))
             },
             afterParsing: { [self] item, stamps in
-                var extra = EntryExtra(file: FileRecord(stamps: stamps, scenario: (nil, .missing), contentHash: item.contentHash ?? 0))
+                var extra = EntryExtra(file: FileRecord(stamps: stamps))
                 guard let entry = item.entry else { return extra }
                 let scenario = readScenario(of: entry, at: item.location)
                 extra.file.scenario = (scenario.file, scenario.stamp)
@@ -402,6 +403,7 @@ public struct SiteBuilder: Sendable {
                         pages.add(siteEntry.path, buffer, position: 0)
                     } else {
                         extra.deferred = true
+                        extra.file.sourceChecksum = ContentChecksum.of(entry.source.bytes[...])
                     }
                 }
                 return extra
@@ -416,7 +418,7 @@ public struct SiteBuilder: Sendable {
         }
         // Each entry is linted as it is parsed and its parsed form let go.
         let knowledgeBase = try loader.load(locations, locatorDiagnostics: input.locatorDiagnostics,
-                                            options: .init(lints: true, keepsEntries: false, hashesContent: true),
+                                            options: .init(lints: true, keepsEntries: false),
                                             hook: hook, batchSize: options.batchSize) { extras, range in
             for (k, extra) in zip(range, extras) {
                 if let error = extra.scenarioError { throw error }
@@ -426,8 +428,7 @@ public struct SiteBuilder: Sendable {
             }
             progress(.parse, range.upperBound, locations.count)
             guard let search else { return }
-            // In id order within the batch (ids usually follow folder names, whose order differs
-            // from the ids' only where one name is another's prefix).
+            // In id order within the batch (they are when the ids are their folders' names).
             let documents = extras.compactMap(\.document)
             let order = documents.indices.sorted { a, b in
                 documents[a].id == documents[b].id ? a < b : documents[a].id.utf8.lexicographicallyPrecedes(documents[b].id.utf8)
@@ -493,10 +494,10 @@ public struct SiteBuilder: Sendable {
         var start = 0
         while start < positions.count {
             let batch = Array(positions[start..<min(positions.count, start + options.batchSize)])
-            let loaded = loader.load(batch.map { locations[$0] }, options: .init(hashesContent: true))
+            let loaded = loader.load(batch.map { locations[$0] })
             var entries: [(position: Int, entry: Entry)] = []
             for (k, item) in zip(batch, loaded.items) {
-                guard let entry = item.entry, item.contentHash == files[k].contentHash else {
+                guard let entry = item.entry, ContentChecksum.of(entry.source.bytes[...]) == files[k].sourceChecksum else {
                     throw SiteBuildError(step: .parse, path: display(locations[k].file),
                                          message: "the entry changed while the site was being built; run kb build again")
                 }

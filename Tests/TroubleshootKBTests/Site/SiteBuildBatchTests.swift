@@ -60,4 +60,33 @@ import Testing
         // Nothing is left beside the entries: the staging folder was removed.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["entries"])
     }
+
+    /// A page that links related entries is rendered from a second reading of its entry, once
+    /// the index exists: an entry edited in between fails the build instead of mixing versions.
+    @Test func anEntryEditedBeforeItsPageIsRenderedFailsTheBuild() throws {
+        let dir = Self.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let options = SiteBuilder.Options(entriesDirectory: dir + "/entries", assetsDirectory: nil, outputDirectory: dir + "/site",
+                                          workingDirectory: dir, checkReportPath: dir + "/.kb/check-report.json")
+        let builder = SiteBuilder(options: options)
+        let input = try builder.load()
+        let writer = try SiteWriter(output: dir + "/site", protected: [dir, dir + "/entries"], sources: [dir + "/entries"])
+        defer { writer.discard() }
+        try writer.createFolders(["entries"])
+        let pages = SiteWriter.Pages(writer, label: "test")
+        let parsed = try builder.parseAndRenderEntries(input.locations, input: input, glossary: .empty, checkReport: nil, base: .root,
+                                                       pages: pages, documentFiles: nil)
+        // a, a-b-c and d link related entries.
+        #expect(parsed.deferred.map { input.locations[$0].folderName } == ["a", "a-b-c", "d"])
+        let index = try SiteIndex.make(parsed.listings)
+        let edited = dir + "/entries/a-b-c/entry.md"
+        TestSupport.write(try String(contentsOfFile: edited, encoding: .utf8) + "\n又改了一句。\n", to: edited)
+        #expect {
+            try builder.renderDeferredPages(parsed.deferred, of: input.locations, files: parsed.files, index: index, checkReport: nil,
+                                            base: .root, pages: pages)
+        } throws: { error in
+            "\(error)".contains("a-b-c/entry.md") && "\(error)".contains("changed while the site was being built")
+        }
+        try? pages.finish()
+    }
 }
