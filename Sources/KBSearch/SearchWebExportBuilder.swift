@@ -8,9 +8,11 @@ import KBCore
 /// accumulators' parts and makes the other files. A caller that loads its entries batch by batch
 /// (the site build) so never holds all of them, and the files are the same bytes however the
 /// documents were batched (`SearchWebExport.build` is one batch of all of them).
-public struct SearchWebExportBuilder {
+public struct SearchWebExportBuilder: Sendable {
     /// A worker's postings accumulator and the document files it made (when there is no sink),
-    /// kept from batch to batch. During `add` each worker touches only its own.
+    /// kept from batch to batch. Unchecked because the compiler cannot see the ownership: during
+    /// `add` each worker thread touches only its own, and otherwise only the builder's owner
+    /// (which holds the only references) does; the builder moves between threads as a whole.
     private final class Worker: @unchecked Sendable {
         var postings: PostingsAccumulator<WebPostings>
         var documents: [(d: Int, file: Data)] = []

@@ -441,15 +441,14 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Adds the batches' documents to the search index on a thread of its own, while the next
-    /// batch is parsed: at most one batch waits. Unchecked because the builder is only touched
-    /// on that thread's queue, and handed back once the queue is drained.
-    final class SearchFeed: @unchecked Sendable {
-        private var builder: SearchWebExportBuilder?
-        private var nanoseconds: UInt64 = 0
+    /// batch is parsed: at most one batch waits.
+    final class SearchFeed: Sendable {
+        /// The builder (nil once a batch did not follow the ones before) and the time spent adding.
+        private let state: Mutex<(builder: SearchWebExportBuilder?, nanoseconds: UInt64)>
         private let queue = DispatchQueue(label: "kb.site.search-batches")
         private let slot = DispatchSemaphore(value: 1)
 
-        init(_ builder: SearchWebExportBuilder) { self.builder = builder }
+        init(_ builder: sending SearchWebExportBuilder) { state = Mutex((builder, 0)) }
 
         /// Queues a batch, in id order; once a batch does not follow the ones before, the
         /// builder is dropped and later batches are ignored.
@@ -457,17 +456,20 @@ public struct SiteBuilder: Sendable {
             slot.wait()
             queue.async { [self] in
                 defer { slot.signal() }
-                guard builder != nil else { return }
-                let begin = DispatchTime.now().uptimeNanoseconds
-                if !builder!.add(documents) { builder = nil }
-                nanoseconds += DispatchTime.now().uptimeNanoseconds - begin
+                state.withLock { state in
+                    guard state.builder != nil else { return }
+                    let begin = DispatchTime.now().uptimeNanoseconds
+                    if !state.builder!.add(documents) { state.builder = nil }
+                    state.nanoseconds += DispatchTime.now().uptimeNanoseconds - begin
+                }
             }
         }
 
         /// Waits for the queued batches; the builder (nil if a batch was out of order) and the
         /// time spent adding.
         func finish() -> (SearchWebExportBuilder?, UInt64) {
-            queue.sync { (builder.take(), nanoseconds) }
+            queue.sync {}
+            return state.withLock { state in (state.builder.take(), state.nanoseconds) }
         }
     }
 
@@ -627,17 +629,6 @@ public struct SiteBuilder: Sendable {
         case tag(Int, page: Int)
         case language(Int, page: Int)
         case symptomGroup(Int, page: Int)
-    }
-
-    /// Every page of the site: home, symptoms, 404, sitemap, feed, the model page when there is
-    /// one, then each entry, each page of each tag and language list and of each symptom group.
-    static func pages(of index: SiteIndex) -> [Page] {
-        var list: [Page] = [.home, .symptoms, .notFound, .sitemap, .feed]
-        if index.hasModelPage { list.append(.model) }
-        list.reserveCapacity(index.entries.count + index.tags.count + index.languages.count + 64)
-        list += index.entries.indices.map(Page.entry)
-        list += listPages(of: index)
-        return list
     }
 
     /// Every page but the entries' (which the clean build renders as it parses them).
