@@ -52,9 +52,11 @@ public struct SearchCommand: KBCommand {
         var results: [SearchResult] = []
         if benchRepetitions == nil {
             results = index.search(query: query, filters: filters, limit: limit)
-            // Postings and texts are checked when first read; a damaged index is rebuilt, not trusted.
+            // Postings are checked when first read, and the texts of the results shown against the
+            // entries they were indexed from; a damaged index (or one whose entries changed since
+            // the check) is rebuilt, not trusted.
             if index.isDamaged {
-                (index, freshness, problems) = try store.open(forceRebuild: true, reason: .rebuiltInvalid)
+                (index, freshness, problems) = try store.open(forceRebuild: true, reason: index.entriesChanged ? .rebuiltChanged : .rebuiltInvalid)
                 results = index.search(query: query, filters: filters, limit: limit)
             }
         }

@@ -20,13 +20,13 @@ extension SearchIndex {
     /// Version of the binary format; bump whenever the layout or the analyser changes
     /// (4: the memory-mapped layout of version 3 with the glossary and the concept weight;
     /// 6: concepts weighted by their own idf, with a concept weight of 1; 7: field lengths
-    /// stored and scored quantized, `SearchFieldLength`).
-    public static let binaryFormatVersion: UInt32 = 7
-    /// Magic, version, and the length and checksum of the eager part, the postings length and
-    /// the texts length.
-    static let headerSize = 40
+    /// stored and scored quantized, `SearchFieldLength`; 8: no texts, only their checksums,
+    /// `SearchTextSource`).
+    public static let binaryFormatVersion: UInt32 = 8
+    /// Magic, version, the length and checksum of the eager part, and the postings length.
+    static let headerSize = 32
 
-    /// The header and the eager part: everything but the postings and the texts.
+    /// The header and the eager part: everything but the postings.
     func serializedHead(fingerprint: String) -> [UInt8] {
         var w = BinaryWriter()
         w.string(fingerprint)
@@ -46,7 +46,7 @@ extension SearchIndex {
         }
         w.bytes(hasURL); w.array(tagStart)
         w.array(docTextStart); w.bytes(textField); w.array(textAnchor); w.array(textLabel)
-        w.array(textBlockStart); w.array(textBlockChecksum)
+        w.array(textBlockChecksum)
         w.array(fieldLengths)
         w.doubles(averageFieldLengths)
         w.bytes(tokens.bytes); w.array(tokens.ends); w.array(tokens.hashes); w.array(tokens.slots)
@@ -61,29 +61,31 @@ extension SearchIndex {
         header.uint64(UInt64(w.bytes.count))
         header.uint64(ContentChecksum.of(w.bytes[...]))
         header.uint64(UInt64(postingBytes.count))
-        header.uint64(UInt64(textBlocks.count))
         return header.bytes + w.bytes
     }
 
     /// The index as a versioned, checksummed binary blob (docs/search.md §7). `fingerprint` is
-    /// stored as is and checked by `init(serialized:expectedFingerprint:)` (e.g. a hash of the sources).
+    /// stored as is and checked by `init(serialized:expectedFingerprint:)` (e.g. a hash of the
+    /// sources). The documents' texts are not in it, only their checksums: an index read back
+    /// gets them from a `SearchTextSource`.
     public func serialized(fingerprint: String = "") -> Data {
         var out = Data(serializedHead(fingerprint: fingerprint))
         out.append(postingBytes.base.assumingMemoryBound(to: UInt8.self), count: postingBytes.count)
-        out.append(textBlocks.base.assumingMemoryBound(to: UInt8.self), count: textBlocks.count)
         return out
     }
 
     /// Reads `serialized(fingerprint:)` output and checks all of it: magic, version, length, the
-    /// checksums of the eager part, of every posting list and of every document's texts, the
-    /// fingerprint and the structure.
-    public init(serialized data: Data, expectedFingerprint: String? = nil) throws {
+    /// checksums of the eager part and of every posting list, the fingerprint and the structure.
+    /// `texts`: where the documents' texts are (for snippets; checked against their checksums
+    /// when a result shows them).
+    public init(serialized data: Data, expectedFingerprint: String? = nil, texts: SearchTextSource? = nil) throws {
         let region = ByteRegion([UInt8](data))
         try self.init(region: region, expectedFingerprint: expectedFingerprint, verifyAll: true)
+        textSource = texts
     }
 
-    /// Opens an index over `region`. The eager part is checked and decoded; the postings and texts
-    /// stay in the region and are checked when decoded, unless `verifyAll` checks them now.
+    /// Opens an index over `region`. The eager part is checked and decoded; the postings stay in
+    /// the region and are checked when decoded, unless `verifyAll` checks them now.
     init(region: ByteRegion, expectedFingerprint: String?, verifyAll: Bool) throws {
         let all = region.buffer
         guard all.count >= SearchIndex.headerSize, all[0..<4].elementsEqual(SearchIndex.magic) else { throw SearchIndexError.notAnIndex }
@@ -91,12 +93,12 @@ extension SearchIndex {
         let version = try h.uint32()
         guard version == SearchIndex.binaryFormatVersion else { throw SearchIndexError.unsupportedVersion(version) }
         let eagerLength = try h.uint64(), eagerSum = try h.uint64()
-        let postingsLength = try h.uint64(), textsLength = try h.uint64()
+        let postingsLength = try h.uint64()
         let rest = UInt64(all.count - SearchIndex.headerSize)
-        guard eagerLength <= rest, postingsLength <= rest, textsLength <= rest,
-              eagerLength + postingsLength + textsLength == rest else { throw SearchIndexError.corrupt("length") }
+        guard eagerLength <= rest, postingsLength <= rest, eagerLength + postingsLength == rest else {
+            throw SearchIndexError.corrupt("length")
+        }
         let eagerStart = SearchIndex.headerSize, postingsStart = eagerStart + Int(eagerLength)
-        let textsStart = postingsStart + Int(postingsLength)
         let eager = region.slice(eagerStart..<postingsStart)
         guard ContentChecksum.of(eager) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
         var r = BinaryReader(eager)
@@ -125,7 +127,9 @@ extension SearchIndex {
         (ids, titles, langs, urlValues, tagValues, statuses, strings) = (columns[0], columns[1], columns[2], columns[3], columns[4], columns[5], columns[6])
         hasURL = try r.bytes(); tagStart = try r.array()
         docTextStart = try r.array(); textField = try r.bytes(); textAnchor = try r.array(); textLabel = try r.array()
-        textBlockStart = try r.array(); textBlockChecksum = try r.array()
+        textBlockChecksum = try r.array()
+        storesTexts = false
+        textBlockStart = []
         fieldLengths = try r.array()
         averageFieldLengths = try r.doubles()
         let tokenBytes = try r.bytes()
@@ -140,25 +144,13 @@ extension SearchIndex {
         }
         tokens = table
         postingBytes = ByteRegion(region, offset: postingsStart, count: Int(postingsLength))
-        textBlocks = ByteRegion(region, offset: textsStart, count: Int(textsLength))
         try validate(documentCount: n)
         if verifyAll {
             for t in 0..<tokens.count where ContentChecksum.of(postingBytes.slice(Int(postingOffset[t])..<Int(postingOffset[t + 1]))) != postingChecksum[t] {
                 throw SearchIndexError.corrupt("checksum")
             }
-            for d in 0..<n where ContentChecksum.of(textBlocks.slice(Int(textBlockStart[d])..<Int(textBlockStart[d + 1]))) != textBlockChecksum[d] {
-                throw SearchIndexError.corrupt("checksum")
-            }
             for t in 0..<tokens.count where decodePostings(t) == nil { throw SearchIndexError.corrupt("postings") }
-            let probe = SearchIndex(checkingTextsOf: self)
-            for d in 0..<n where probe.texts(ofDocument: d) == nil { throw SearchIndexError.corrupt("texts") }
         }
-    }
-
-    /// A copy with its own damage flag (for checking texts without marking this index).
-    private init(checkingTextsOf other: SearchIndex) {
-        self = other
-        cache = SearchIndexCache()
     }
 
     /// Structural checks of the eager part: counts, offsets within bounds, ids in range.
@@ -183,7 +175,7 @@ extension SearchIndex {
         try check(textField.allSatisfy { Int($0) < fc }, "fields")
         try check(textAnchor.count == texts && textLabel.count == texts, "texts")
         try check(textAnchor.allSatisfy { $0 >= -1 && Int($0) < strings.count } && textLabel.allSatisfy { $0 >= -1 && Int($0) < strings.count }, "strings")
-        try check(monotonic(textBlockStart, count: n, limit: textBlocks.count) && textBlockChecksum.count == n, "texts")
+        try check(textBlockChecksum.count == n, "texts")
         try check(fieldLengths.count == n * fc && averageFieldLengths.count == fc, "lengths")
         try check(documentFrequency.count == v && idf.count == v && recordCount.count == v && postingChecksum.count == v, "vocabulary")
         try check(monotonic(postingOffset, count: v, limit: postingBytes.count), "postings")
@@ -203,9 +195,7 @@ extension SearchIndex {
         let temporary = url.path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw KBError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let ok = ByteRegion(head).copy(into: fd, at: 0)
-            && postingBytes.copy(into: fd, at: head.count)
-            && textBlocks.copy(into: fd, at: head.count + postingBytes.count)
+        let ok = ByteRegion(head).copy(into: fd, at: 0) && postingBytes.copy(into: fd, at: head.count)
         close(fd)
         guard ok else {
             unlink(temporary)
@@ -223,16 +213,18 @@ extension SearchIndex {
     }
 
     /// Opens a binary index file: memory-mapped, with the eager part checked and decoded at once
-    /// and the postings and texts checked per token and per document when first used (a failure
-    /// then sets `isDamaged`). See `init(serialized:expectedFingerprint:)` for the errors.
-    public static func read(from url: URL, expectedFingerprint: String? = nil) throws -> SearchIndex {
+    /// and the postings checked per token when first used, and the texts of `texts` per document
+    /// (a failure then sets `isDamaged`). See `init(serialized:expectedFingerprint:)` for the errors.
+    public static func read(from url: URL, expectedFingerprint: String? = nil, texts: SearchTextSource? = nil) throws -> SearchIndex {
         let region: ByteRegion
         if let mapped = ByteRegion.map(path: url.path) {
             region = mapped
         } else {
             region = ByteRegion([UInt8](try Data(contentsOf: url)))
         }
-        return try SearchIndex(region: region, expectedFingerprint: expectedFingerprint, verifyAll: false)
+        var index = try SearchIndex(region: region, expectedFingerprint: expectedFingerprint, verifyAll: false)
+        index.textSource = texts
+        return index
     }
 }
 

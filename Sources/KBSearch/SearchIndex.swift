@@ -2,8 +2,9 @@ import Foundation
 import KBCore
 
 /// A BM25F index over `SearchDocument`s (docs/search.md). Built in memory, or opened from the
-/// binary file of `write(to:fingerprint:)`, in which case the postings and the document texts
-/// stay in the (memory-mapped) file and are decoded per token or per document when used.
+/// binary file of `write(to:fingerprint:)`, in which case the postings stay in the
+/// (memory-mapped) file and are decoded per token when used, and the documents' texts (for
+/// snippets) come from a `SearchTextSource`, checked against the checksums the file keeps.
 public struct SearchIndex: Sendable {
     public let parameters: SearchParameters
     /// The glossary whose concepts were added to the texts and are added to queries
@@ -28,11 +29,17 @@ public struct SearchIndex: Sendable {
     var textAnchor: [Int32] = []
     var textLabel: [Int32] = []
     var strings = SearchStrings()
-    /// The texts of document `d`, each as a varint byte length and UTF-8, are
-    /// `textBlocks[textBlockStart[d] ..< textBlockStart[d + 1]]` (checksum `textBlockChecksum[d]`).
+    /// The checksum of document `d`'s texts (`SearchTextBlock`), which an index read from a file
+    /// checks the texts of its `textSource` against.
+    var textBlockChecksum: [UInt64] = []
+    /// An index built in memory keeps its texts: those of document `d`, each as a varint byte
+    /// length and UTF-8, are `textBlocks[textBlockStart[d] ..< textBlockStart[d + 1]]`. Empty
+    /// (`storesTexts` false) in an index read from a file or built for one.
     var textBlocks = ByteRegion()
     var textBlockStart: [Int64] = [0]
-    var textBlockChecksum: [UInt64] = []
+    var storesTexts = true
+    /// Where an index without texts of its own reads them (nil: its results have no snippets).
+    public internal(set) var textSource: SearchTextSource? = nil
     /// Field lengths in tokens as scored (quantized, `SearchFieldLength.scored`),
     /// `fieldLengths[d * fieldCount + f]`; the averages are of the exact lengths.
     var fieldLengths: [Int32] = []
@@ -62,9 +69,13 @@ public struct SearchIndex: Sendable {
     public var tokenCount: Int { tokens.count }
     /// Number of (token, field text) postings.
     public var postingCount: Int { recordCount.reduce(0) { $0 + Int($1) } }
-    /// True once a posting list or text block of an index read from a file failed its checksum
-    /// or structure; the index should then be rebuilt (results may be incomplete).
+    /// True once a posting list of an index read from a file failed its checksum or structure,
+    /// or the texts of a document did not match it (`entriesChanged`); the index should then be
+    /// rebuilt (results may be incomplete).
     public var isDamaged: Bool { cache.damaged }
+    /// True once the text source gave a document's texts that are not those the index was
+    /// built from (or none): its entry changed since.
+    public var entriesChanged: Bool { cache.textsChanged }
 
     init(parameters: SearchParameters) {
         self.parameters = parameters
@@ -125,42 +136,49 @@ public struct SearchIndex: Sendable {
     /// A contiguous range of documents as `.kb/index` keeps them: their postings (one batch of
     /// the postings accumulator), and their texts (docs/search.md §7), each document's end and
     /// checksum, and field lengths (as scored: `SearchFieldLength`).
+    /// `keepsTexts` false: only the checksum of each document's texts is kept.
     struct BinaryChunk {
         var postings: PostingsAccumulator<BinaryPostings>
+        let keepsTexts: Bool
         var textBytes: [UInt8] = []
         var docTextEnd: [Int] = []
         var docChecksum: [UInt64] = []
         var fieldLengths: [Int32] = []
 
-        init(cap: Int, glossary: SearchGlossary) {
+        init(cap: Int, glossary: SearchGlossary, keepsTexts: Bool) {
             postings = PostingsAccumulator(cap: cap, glossary: glossary)
+            self.keepsTexts = keepsTexts
         }
 
         mutating func add(_ document: SearchDocument, number d: Int32) {
             postings.add(document, number: d)
             for length in postings.records.fieldLengths { fieldLengths.append(Int32(SearchFieldLength.scored(length))) }
+            if !keepsTexts { textBytes.removeAll(keepingCapacity: true) }
             let blockStart = textBytes.count
             for field in SearchField.allCases {
-                for ft in document.fields[field] ?? [] {
-                    Varint.append(UInt32(ft.text.utf8.count), to: &textBytes)
-                    textBytes.append(contentsOf: ft.text.utf8)
-                }
+                for ft in document.fields[field] ?? [] { SearchTextBlock.append(ft.text, to: &textBytes) }
             }
-            docTextEnd.append(textBytes.count)
+            docTextEnd.append(keepsTexts ? textBytes.count : 0)
             docChecksum.append(ContentChecksum.of(textBytes[blockStart...]))
+        }
+
+        /// Lets go of the texts of a chunk that does not keep them (its scratch buffer).
+        mutating func finish() {
+            postings.finish()
+            if !keepsTexts { textBytes = [] }
         }
     }
 
-    /// Joins the chunks (`MergedPostings`) and encodes the postings, texts, lengths and statistics.
-    /// The texts are joined first, each chunk's let go once copied, so that they are not held
-    /// twice while the postings are joined.
-    /// `texts`: the chunks' texts, already joined (`SpillFile`; the chunks' own are then empty).
+    /// Joins the chunks (`MergedPostings`) and encodes the postings, texts (when the chunks keep
+    /// them), lengths and statistics. The texts are joined first, each chunk's let go once
+    /// copied, so that they are not held twice while the postings are joined.
     /// `postingsSpill`: a file the postings are joined into (a token at a time), then mapped,
     /// instead of memory. Throws only when that file cannot be written or read back.
-    mutating func encode(_ chunks: consuming [BinaryChunk], texts joined: ByteRegion? = nil, postingsSpill: SpillFile? = nil) throws {
+    mutating func encode(_ chunks: consuming [BinaryChunk], keepsTexts: Bool, postingsSpill: SpillFile? = nil) throws {
         var textEnd = 0
+        storesTexts = keepsTexts
         textBlockStart = [0]
-        textBlockStart.reserveCapacity(ids.count + 1)
+        textBlockStart.reserveCapacity(keepsTexts ? ids.count + 1 : 1)
         textBlockChecksum = []
         textBlockChecksum.reserveCapacity(ids.count)
         fieldLengths = []
@@ -169,18 +187,16 @@ public struct SearchIndex: Sendable {
         var texts: [[UInt8]] = []
         texts.reserveCapacity(chunks.count)
         for c in chunks.indices {
-            for end in chunks[c].docTextEnd { textBlockStart.append(Int64(textEnd + end)) }
-            textEnd += chunks[c].docTextEnd.last ?? 0
+            if keepsTexts {
+                for end in chunks[c].docTextEnd { textBlockStart.append(Int64(textEnd + end)) }
+                textEnd += chunks[c].docTextEnd.last ?? 0
+            }
             textBlockChecksum.append(contentsOf: chunks[c].docChecksum)
             fieldLengths.append(contentsOf: chunks[c].fieldLengths)
             texts.append(chunks[c].textBytes)
             chunks[c].textBytes = []
         }
-        if let joined {
-            textBlocks = joined
-        } else {
-            textBlocks = ByteRegion(concatenating: consume texts)
-        }
+        textBlocks = ByteRegion(concatenating: consume texts)
 
         let postings = MergedPostings(chunks.map(\.postings),
                                       batches: chunks.indices.map { ($0, 0..<chunks[$0].postings.parts.count) },
@@ -260,9 +276,11 @@ public struct SearchIndex: Sendable {
         return ok ? list : nil
     }
 
-    /// The texts of document `d` in text order; nil (and the index marked damaged) if its block
-    /// fails its checksum or structure.
+    /// The texts of document `d` in text order: its own, or its text source's (nil without one).
+    /// Nil, and the index marked damaged, if the texts are not those the index was built from
+    /// (`entriesChanged`).
     public func texts(ofDocument d: Int) -> [String]? {
+        guard storesTexts else { return sourceTexts(ofDocument: d) }
         let lo = Int(textBlockStart[d]), hi = Int(textBlockStart[d + 1])
         guard lo <= hi, hi <= textBlocks.count else { cache.markDamaged(); return nil }
         let raw = textBlocks.slice(lo..<hi)
@@ -281,5 +299,18 @@ public struct SearchIndex: Sendable {
         }
         guard reader.isAtEnd else { cache.markDamaged(); return nil }
         return out
+    }
+
+    /// The texts of document `d` from the text source, checked against the index's checksum.
+    private func sourceTexts(ofDocument d: Int) -> [String]? {
+        if let texts = cache.texts(d) { return texts }
+        guard let textSource else { return nil }
+        guard let texts = textSource.texts(ids[d]), texts.count == Int(docTextStart[d + 1] - docTextStart[d]),
+              SearchTextBlock.checksum(texts) == textBlockChecksum[d] else {
+            cache.markTextsChanged()
+            return nil
+        }
+        cache.store(texts: texts, of: d)
+        return texts
     }
 }

@@ -5,14 +5,15 @@ import KBCore
 /// byte order): each batch is tokenized on all cores into contiguous chunks of the postings
 /// accumulator and then let go, and `finish()` joins the chunks (docs/search.md §3, §12). A
 /// caller that loads its documents batch by batch (the `.kb/index` rebuild) so never holds all
-/// of them; the index is the same bytes however the documents were batched. With a folder to
-/// spill into, the texts of each batch go to a file there as soon as they are made, and the joined
-/// postings to another as each token's are joined (`SpillFile`), and the index reads them from
-/// there: memory holds the postings being accumulated, not a second copy of them.
+/// of them; the index is the same bytes however the documents were batched. A builder that
+/// does not keep the texts keeps only their checksums (the index it makes reads its texts from
+/// a `SearchTextSource`). With a folder to spill into, the joined postings go to a file there as
+/// each token's are joined (`SpillFile`), and the index reads them from there: memory holds the
+/// postings being accumulated, not a second copy of them.
 struct SearchIndexBuilder {
     private var index: SearchIndex
     private var chunks: [SearchIndex.BinaryChunk] = []
-    private let spill: SpillFile?
+    private let keepsTexts: Bool
     private let postingsSpill: SpillFile?
     private let glossary: SearchGlossary
     /// Chunks per batch when given (tests), else about four per core and 100 documents each.
@@ -20,11 +21,11 @@ struct SearchIndexBuilder {
     private var stringIndex: [String: Int32] = [:]
     private var lastID: String? = nil
 
-    /// `spillingTextsInto`: a folder for the texts' file (when it cannot be made there, the
-    /// texts stay in memory).
+    /// `spillingInto`: a folder for the joined postings' file (when it cannot be made there, the
+    /// postings are joined in memory).
     init(parameters: SearchParameters = .default, glossary: SearchGlossary = .empty, chunkCount: Int? = nil,
-         spillingTextsInto folder: String? = nil) {
-        spill = folder.flatMap { try? SpillFile(folder: $0, content: "texts") }
+         keepsTexts: Bool = true, spillingInto folder: String? = nil) {
+        self.keepsTexts = keepsTexts
         postingsSpill = folder.flatMap { try? SpillFile(folder: $0, content: "postings") }
         index = SearchIndex(parameters: parameters)
         index.glossary = glossary
@@ -59,52 +60,44 @@ struct SearchIndexBuilder {
         let chunkCount = max(1, min(requestedChunks ?? ProcessInfo.processInfo.activeProcessorCount * 4,
                                     requestedChunks == nil ? n / 100 : n))
         let cap = max(0, index.parameters.maxPositions)
-        let glossary = self.glossary
-        let firstChunk = chunks.count
+        let glossary = self.glossary, keepsTexts = self.keepsTexts
         chunks += Parallel.map(chunkCount) { c in
             let lo = n * c / chunkCount, hi = n * (c + 1) / chunkCount
-            var chunk = SearchIndex.BinaryChunk(cap: cap, glossary: glossary)
-            // The text buffer sized once from the chunk's text.
-            var textSize = 0, textCount = 0
-            for d in lo..<hi {
-                for texts in documents[d].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
+            var chunk = SearchIndex.BinaryChunk(cap: cap, glossary: glossary, keepsTexts: keepsTexts)
+            if keepsTexts {
+                // The text buffer sized once from the chunk's text.
+                var textSize = 0, textCount = 0
+                for d in lo..<hi {
+                    for texts in documents[d].fields.values { for ft in texts { textSize += ft.text.utf8.count; textCount += 1 } }
+                }
+                chunk.textBytes.reserveCapacity(textSize + 5 * textCount)
             }
-            chunk.textBytes.reserveCapacity(textSize + 5 * textCount)
             _ = chunk.postings.beginBatch(firstDocument: Int32(first + lo))
             for d in lo..<hi { chunk.add(documents[d], number: Int32(first + d)) }
-            chunk.postings.finish()
+            chunk.finish()
             return chunk
-        }
-        if let spill {
-            for c in firstChunk..<chunks.count {
-                spill.append(chunks[c].textBytes)
-                chunks[c].textBytes = []
-            }
         }
         return true
     }
 
-    /// Whether the texts go to a file (`spillingTextsInto`).
-    var spillsTexts: Bool { spill != nil }
-
-    /// The index of the documents added. Throws only when the texts' file could not be written.
+    /// The index of the documents added. Throws only when the postings' file could not be
+    /// written or read back.
     consuming func finish() throws -> SearchIndex {
-        let texts = try spill?.region()
         // The chunks are moved out (not copied), so that encoding lets each part go once joined.
         let chunks = self.chunks
         self.chunks = []
-        try index.encode(chunks, texts: texts, postingsSpill: postingsSpill)
+        try index.encode(chunks, keepsTexts: keepsTexts, postingsSpill: postingsSpill)
         return index
     }
 
-    /// The index of the documents added, for a builder that keeps its texts in memory (which
+    /// The index of the documents added, for a builder that joins its postings in memory (which
     /// cannot fail).
     consuming func finishInMemory() -> SearchIndex {
-        precondition(spill == nil, "a builder that spills its texts finishes with finish()")
+        precondition(postingsSpill == nil, "a builder that spills its postings finishes with finish()")
         let chunks = self.chunks
         self.chunks = []
         do {
-            try index.encode(chunks)
+            try index.encode(chunks, keepsTexts: keepsTexts)
         } catch {
             preconditionFailure("encoding in memory does not throw: \(error)")
         }

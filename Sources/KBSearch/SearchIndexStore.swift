@@ -57,7 +57,7 @@ public struct SearchIndexStore: Sendable {
         let indexPath = (cacheDirectory as NSString).appendingPathComponent(Self.indexName)
         // The common case: no file came, went or changed its status since the manifest was written.
         if !forceRebuild, let fingerprint = Self.unchangedFingerprint(scan, manifestPath: manifestPath, scanTime: scanTime, extra: glossaryHash()),
-           let index = try? SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint) {
+           let index = try? SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint, texts: .entries(in: entriesDirectory)) {
             return (index, .reused, [])
         }
         let files = (0..<scan.count).map { (path: scan.path($0), status: scan.status[$0], outside: scan.outside[$0]) }
@@ -106,7 +106,7 @@ public struct SearchIndexStore: Sendable {
         if !changed {
             let fingerprint = fingerprint(of: states)
             do {
-                let index = try SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint)
+                let index = try SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint, texts: .entries(in: entriesDirectory))
                 if states != previousList || leftRacyWindow {
                     try? Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
                 }
@@ -159,18 +159,25 @@ public struct SearchIndexStore: Sendable {
         let glossary = SearchGlossary(Glossary.load(entriesDirectory: entriesDirectory).0)
         let knownIDs = EntryLocator.knownIDs(for: locations)
         let options = KnowledgeBaseLoader.Options(lints: true, hashesContent: true)
-        // The texts go to a file beside the index as each batch is made (read back from there).
+        // The index keeps only the checksums of the texts (it reads them from the entries), and
+        // joins its postings into a file beside it.
         try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-        var builder = SearchIndexBuilder(glossary: glossary, spillingTextsInto: cacheDirectory)
+        var builder = SearchIndexBuilder(glossary: glossary, keepsTexts: false, spillingInto: cacheDirectory)
         var inOrder = true
+        // The files of ids that are not their folder's name (lint's id-mismatch: an index that is not saved).
+        var otherFiles: [String: String] = [:]
         var kb = loader.load(readable, locatorDiagnostics: locatorDiagnostics, options: options, knownIDs: knownIDs,
-                             hook: toDocument, batchSize: rebuildBatchSize) { extras, _ in
+                             hook: toDocument, batchSize: rebuildBatchSize) { extras, range in
             guard inOrder else { return }
+            for (k, document) in zip(range, extras) where document != nil && document!.id != readable[k].folderName {
+                otherFiles[document!.id] = readable[k].file
+            }
             inOrder = builder.add(extras.compactMap { $0 })
         }
-        let index: SearchIndex
+        var index: SearchIndex
         if inOrder {
             index = try builder.finish()
+            index.textSource = .entries(in: entriesDirectory, files: otherFiles)
         } else {
             // Ids out of folder order (lint reports each as id-mismatch): the entries are loaded
             // again at once and their documents sorted by id.

@@ -193,6 +193,9 @@ final class SearchIndexCache: @unchecked Sendable {
     private var lists: [Int32: PostingList] = [:]
     private var cachedRecords = 0
     private var damagedFlag = false
+    private var textsChangedFlag = false
+    /// Texts read from the text source (a few documents: those whose results were shown).
+    private var sourceTexts: [Int: [String]] = [:]
     /// Decoded records kept at most (older lists are dropped beyond this).
     static let recordBudget = 8_000_000
 
@@ -216,6 +219,29 @@ final class SearchIndexCache: @unchecked Sendable {
     func markDamaged() {
         lock.lock(); defer { lock.unlock() }
         damagedFlag = true
+    }
+
+    var textsChanged: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return textsChangedFlag
+    }
+
+    /// The text source gave texts that are not the indexed ones: damaged, because its entries changed.
+    func markTextsChanged() {
+        lock.lock(); defer { lock.unlock() }
+        textsChangedFlag = true
+        damagedFlag = true
+    }
+
+    func texts(_ d: Int) -> [String]? {
+        lock.lock(); defer { lock.unlock() }
+        return sourceTexts[d]
+    }
+
+    func store(texts: [String], of d: Int) {
+        lock.lock(); defer { lock.unlock() }
+        if sourceTexts.count >= 256 { sourceTexts.removeAll() }
+        sourceTexts[d] = texts
     }
 }
 

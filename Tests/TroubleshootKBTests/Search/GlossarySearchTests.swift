@@ -107,7 +107,8 @@ import Testing
 
     @Test func binaryRoundTripKeepsTheGlossary() throws {
         let index = SearchIndex.build(documents: SearchTestCorpus.documents, glossary: Self.glossary)
-        let loaded = try SearchIndex(serialized: index.serialized(fingerprint: "g"), expectedFingerprint: "g")
+        let loaded = try SearchIndex(serialized: index.serialized(fingerprint: "g"), expectedFingerprint: "g",
+                                     texts: .documents(SearchTestCorpus.documents))
         #expect(loaded.glossary.concepts == index.glossary.concepts)
         for q in SearchTestCorpus.fixtureQueries {
             #expect(loaded.search(query: q.query, filters: q.filters) == index.search(query: q.query, filters: q.filters))
@@ -122,7 +123,7 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("kb-glossary-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: url) }
         try index.write(to: url, fingerprint: "g")
-        let mapped = try SearchIndex.read(from: url, expectedFingerprint: "g")
+        let mapped = try SearchIndex.read(from: url, expectedFingerprint: "g", texts: .documents(SearchTestCorpus.documents))
         #expect(mapped.glossary.concepts == index.glossary.concepts)
         #expect(mapped.parameters == index.parameters)
         // A cross-language query: its concept token's postings come from the mapped file.

@@ -33,11 +33,11 @@ import Testing
                                       chunkCount: chunkCount)
         let folder = TestSupport.temporaryDirectory()
         defer { TestSupport.remove(folder) }
-        // Texts kept in memory, and texts written to a file as each batch is added.
-        for spill in [false, true] {
+        // Texts kept in memory and postings joined in memory, and the way `.kb/index` builds:
+        // only the texts' checksums kept (the texts read from a source), postings joined into a file.
+        for asStored in [false, true] {
             var builder = SearchIndexBuilder(glossary: SearchTestCorpus.glossary, chunkCount: chunkCount,
-                                             spillingTextsInto: spill ? folder : nil)
-            #expect(builder.spillsTexts == spill)
+                                             keepsTexts: !asStored, spillingInto: asStored ? folder : nil)
             var start = 0
             for size in split.sizes(documents.count) {
                 let batch = Array(documents[start..<start + size])
@@ -46,17 +46,24 @@ import Testing
                 start += size
             }
             #expect(start == documents.count)
-            let batched = spill ? try builder.finish() : builder.finishInMemory()
-            #expect(batched.serialized(fingerprint: "f") == whole.serialized(fingerprint: "f"), "spill: \(spill)")
+            var batched = asStored ? try builder.finish() : builder.finishInMemory()
+            #expect(batched.serialized(fingerprint: "f") == whole.serialized(fingerprint: "f"), "as stored: \(asStored)")
+            #expect(batched.storesTexts == !asStored)
+            if asStored {
+                // Without texts of its own and without a source, results have no snippets.
+                #expect(batched.search(query: "大标题").allSatisfy { $0.snippet == nil })
+                batched.textSource = .documents(documents)
+            }
             let results = batched.search(query: "大标题")
             #expect(!results.isEmpty && results.allSatisfy { $0.snippet != nil })
             #expect(results == whole.search(query: "大标题"))
-            // Written to a file (the spilled texts copied from their file) and read back.
-            let url = URL(fileURLWithPath: folder + "/search-\(spill).bin")
+            #expect(!batched.isDamaged)
+            // Written to a file (the spilled postings copied from their file) and read back.
+            let url = URL(fileURLWithPath: folder + "/search-\(asStored).bin")
             try batched.write(to: url, fingerprint: "f")
             #expect(FileManager.default.contents(atPath: url.path) == whole.serialized(fingerprint: "f"))
         }
-        // The spills' files were unlinked when made: nothing is left beside the written indexes.
+        // The spill's file was unlinked when made: nothing is left beside the written indexes.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["search-false.bin", "search-true.bin"])
     }
 

@@ -136,6 +136,31 @@ import Darwin
         }
     }
 
+    /// `search.bin` keeps no entry text: a result's snippet is read from its entry (through a
+    /// symbolic link too) and checked against the index, so an entry changed after the check
+    /// and before its result is shown is noticed (`kb search` then rebuilds), never shown stale.
+    @Test func snippetsAreReadFromTheEntriesAndChecked() throws {
+        let dir = try Self.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let store = SearchIndexStore(entriesDirectory: dir + "/entries", cacheDirectory: dir + "/.kb/index")
+        #expect(try store.open().freshness == .built)
+        let (index, freshness, _) = try store.open()
+        #expect(freshness == .reused && !index.storesTexts)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/.kb/index/search.bin"))
+        #expect(bytes.range(of: Data("大标题颜色不对".utf8)) == nil)
+        #expect(index.search(query: "企鹅").first?.snippet?.text.contains("企鹅图标模糊") == true)
+        #expect(index.search(query: "颜色").first?.snippet?.text.contains("大标题颜色不对") == true)
+        #expect(!index.isDamaged)
+
+        let (reused, _, _) = try store.open()
+        try Self.rewriteInPlace(dir + "/entries/title-color/entry.md", "颜色不对", "颜色不准", keepModificationTime: false)
+        let stale = reused.search(query: "颜色")
+        #expect(stale.map(\.id) == ["title-color"] && stale[0].snippet == nil)
+        #expect(reused.entriesChanged && reused.isDamaged)
+        let output = TestSupport.kb(["search", "颜色"], in: dir)
+        #expect(output.code == 0 && output.stdout.contains("颜色不准"), "\(output.stdout)\(output.stderr)")
+    }
+
     /// Name lists whose byte order the scan must reproduce: ties in the first 16 bytes, a name
     /// that begins another, non-ASCII bytes.
     static let nameLists: [[String]] = [

@@ -98,7 +98,7 @@ import Testing
 
     @Test func binaryRoundTripAndCorruption() throws {
         let data = Self.index.serialized(fingerprint: "abc")
-        let loaded = try SearchIndex(serialized: data, expectedFingerprint: "abc")
+        let loaded = try SearchIndex(serialized: data, expectedFingerprint: "abc", texts: .documents(SearchTestCorpus.documents))
         for q in SearchTestCorpus.fixtureQueries {
             #expect(loaded.search(query: q.query, filters: q.filters) == Self.index.search(query: q.query, filters: q.filters))
         }
@@ -118,7 +118,7 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("kb-index-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: url) }
         try Self.index.write(to: url, fingerprint: "f")
-        let mapped = try SearchIndex.read(from: url, expectedFingerprint: "f")
+        let mapped = try SearchIndex.read(from: url, expectedFingerprint: "f", texts: .documents(SearchTestCorpus.documents))
         for q in SearchTestCorpus.fixtureQueries {
             #expect(mapped.search(query: q.query, filters: q.filters) == Self.index.search(query: q.query, filters: q.filters))
         }
@@ -136,6 +136,37 @@ import Testing
         _ = damaged.search(query: "toolbar")
         #expect(damaged.isDamaged)
         #expect(throws: SearchIndexError.corrupt("checksum")) { try SearchIndex(serialized: data) }
+    }
+
+    /// The file keeps only a checksum of each document's texts: snippets come from a text
+    /// source, and texts that are not the indexed ones are noticed, not shown.
+    @Test func textsComeFromTheirSourceAndAreChecked() throws {
+        let data = Self.index.serialized(fingerprint: "t")
+        // The body texts are nowhere in the file (titles, anchors and labels are columns of it).
+        let sample = try #require(SearchTestCorpus.documents.flatMap { $0.fields[.problem] ?? [] }.first?.text)
+        #expect(data.range(of: Data(sample.utf8)) == nil, "the file holds no body text")
+        let expected = Self.index.search(query: "toolbar")
+        #expect(!expected.isEmpty && expected.allSatisfy { $0.snippet != nil })
+        // No source: the same results without snippets, and nothing damaged.
+        let bare = try SearchIndex(serialized: data, expectedFingerprint: "t")
+        let withoutTexts = bare.search(query: "toolbar")
+        #expect(withoutTexts.map(\.id) == expected.map(\.id) && withoutTexts.allSatisfy { $0.snippet == nil })
+        #expect(!bare.isDamaged && !bare.entriesChanged)
+        // A source whose document changed since the index was built: no snippet for it, and the
+        // index says its entries changed (`kb search` then rebuilds).
+        let changedID = expected[0].id
+        let changed = SearchTextSource { id in
+            let texts = SearchTestCorpus.documents.first { $0.id == id }?.textsInIndexOrder
+            return id == changedID ? texts.map { $0.map { $0 + " (edited)" } } : texts
+        }
+        let stale = try SearchIndex(serialized: data, expectedFingerprint: "t", texts: changed)
+        let results = stale.search(query: "toolbar")
+        #expect(results[0].snippet == nil && results.dropFirst().allSatisfy { $0.snippet != nil })
+        #expect(stale.entriesChanged && stale.isDamaged)
+        // A source without the document: the same.
+        let missing = try SearchIndex(serialized: data, expectedFingerprint: "t", texts: SearchTextSource { _ in nil })
+        _ = missing.search(query: "toolbar")
+        #expect(missing.entriesChanged)
     }
 
     @Test func emptyIndexAndEmptyQuery() {
