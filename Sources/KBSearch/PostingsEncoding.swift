@@ -30,28 +30,38 @@ protocol PostingsEncoding {
     static func writeHead(gap: Int32, into out: inout RecordWriter)
 }
 
-/// The binary `.kb/index` records (docs/search.md §7): document gap, text, tf and the position
-/// gaps, each a varint.
+/// The binary `.kb/index` records (docs/search.md §7), each number a varint: a head — odd,
+/// `2 × document gap + 1`, then the text, for a document's first record; even,
+/// `2 × (text gap − 1)`, for a later record of the same document — then `2 × p₀ + (tf > 1)`
+/// with `p₀` the first position, `tf − 2` when `tf > 1`, and the gaps to the next positions.
 enum BinaryPostings: PostingsEncoding {
-    static func maxRecordLength(cap: Int) -> Int { 15 + 5 * cap }
+    static func maxRecordLength(cap: Int) -> Int { 20 + 5 * cap }
 
     @inline(__always)
     static func write(_ posting: PostingRecord, of document: RecordContext, into out: inout RecordWriter) {
-        if let gap = posting.gap { out.varint(UInt32(gap)) }
-        out.varint(UInt32(posting.record.text))
+        let text = posting.record.text
+        if posting.startsDocument {
+            if let gap = posting.gap { writeHead(gap: gap, into: &out) }
+            out.varint(UInt32(text))
+        } else {
+            out.varint(UInt32(2 * (text - posting.previousText - 1)))
+        }
         let tf = Int(posting.record.tf)
-        out.varint(UInt32(tf))
-        var previous: Int32 = 0
+        let m = min(tf, document.cap)
         let p0 = posting.index * document.cap
-        for k in 0..<min(tf, document.cap) {
+        let first = m > 0 ? document.positions[p0] : 0
+        out.varint(UInt32(2 * first) + (tf > 1 ? 1 : 0))
+        if tf > 1 { out.varint(UInt32(tf - 2)) }
+        var previous = first
+        for k in 1..<max(m, 1) {
             let p = document.positions[p0 + k]
             out.varint(UInt32(p - previous))
             previous = p
         }
     }
 
-    static func headLength(gap: Int32) -> Int { Varint.length(UInt32(gap)) }
-    static func writeHead(gap: Int32, into out: inout RecordWriter) { out.varint(UInt32(gap)) }
+    static func headLength(gap: Int32) -> Int { Varint.length(UInt32(2 * gap + 1)) }
+    static func writeHead(gap: Int32, into out: inout RecordWriter) { out.varint(UInt32(2 * gap + 1)) }
 }
 
 /// The web export's records (docs/search.md §6), in `WebDigits`.

@@ -21,8 +21,9 @@ extension SearchIndex {
     /// (4: the memory-mapped layout of version 3 with the glossary and the concept weight;
     /// 6: concepts weighted by their own idf, with a concept weight of 1; 7: field lengths
     /// stored and scored quantized, `SearchFieldLength`; 8: no texts, only their checksums,
-    /// `SearchTextSource`).
-    public static let binaryFormatVersion: UInt32 = 8
+    /// `SearchTextSource`; 9: records with one head for document and text, and tf folded into
+    /// the first position, `BinaryPostings`).
+    public static let binaryFormatVersion: UInt32 = 9
     /// Magic, version, the length and checksum of the eager part, and the postings length.
     static let headerSize = 32
 

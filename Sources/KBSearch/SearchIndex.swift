@@ -255,17 +255,34 @@ public struct SearchIndex: Sendable {
             var doc: UInt32 = 0
             var lastDoc = -1, lastText = -1
             for _ in 0..<records {
-                guard let dd = reader.read(), let tx = reader.read(), let f = reader.read() else { return false }
-                let (next, overflow) = doc.addingReportingOverflow(dd)
-                doc = next
-                guard !overflow, doc < UInt32(n), f >= 1, f <= UInt32(Int32.max) else { return false }
-                let d = Int(doc), x = Int(tx)
+                // The head: a new document (odd: its gap, then the text) or the next text of this one.
+                guard let head = reader.read() else { return false }
+                var x: Int
+                if head & 1 == 1 {
+                    let (next, overflow) = doc.addingReportingOverflow(head >> 1)
+                    guard !overflow, let tx = reader.read() else { return false }
+                    doc = next
+                    x = Int(tx)
+                } else {
+                    guard lastDoc >= 0 else { return false }
+                    x = lastText + 1 + Int(head >> 1)
+                }
+                guard doc < UInt32(n), let first = reader.read() else { return false }
+                var f: UInt32 = 1
+                if first & 1 == 1 {
+                    guard let more = reader.read(), more <= UInt32(Int32.max) - 2 else { return false }
+                    f = more + 2
+                }
+                let d = Int(doc)
                 guard x < Int(dts[d + 1] - dts[d]), d > lastDoc || (d == lastDoc && x > lastText) else { return false }
                 lastDoc = d; lastText = x
                 list.doc.append(Int32(d)); list.text.append(Int32(x)); list.tf.append(Int32(f))
                 list.posStart.append(Int32(list.pos.count))
-                var p: UInt32 = 0
-                for _ in 0..<min(Int(f), cap) {
+                let m = min(Int(f), cap)
+                guard m > 0 else { continue }
+                var p = first >> 1
+                list.pos.append(Int32(truncatingIfNeeded: p))
+                for _ in 1..<m {
                     guard let delta = reader.read() else { return false }
                     p &+= delta // read bytes: a wrong gap wraps instead of trapping
                     list.pos.append(Int32(truncatingIfNeeded: p))
