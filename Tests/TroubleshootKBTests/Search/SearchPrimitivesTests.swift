@@ -43,10 +43,12 @@ import Testing
 
     /// The binary records of `documents` (numbered from 0) per token, made the plain way: each
     /// text tokenized on its own, its distinct tokens in order of first occurrence, each record
-    /// appended with `Varint.append`; the first record of a token without its document gap.
+    /// appended with `Varint.append` as docs/search.md §7 describes it; the first record of a
+    /// token without its head (the document gap).
     static func plainBinaryRecords(_ documents: [SearchDocument], cap: Int, glossary: SearchGlossary) -> [String: [UInt8]] {
         var streams: [String: [UInt8]] = [:]
         var lastDocument: [String: Int] = [:]
+        var lastText: [String: Int] = [:]
         for (d, document) in documents.enumerated() {
             var textNumber = 0
             for field in SearchField.allCases {
@@ -60,13 +62,20 @@ import Testing
                     }
                     for token in order {
                         var bytes = streams[token] ?? []
-                        if let last = lastDocument[token] { Varint.append(UInt32(d - last), to: &bytes) }
+                        if lastDocument[token] == d {
+                            Varint.append(UInt32(2 * (textNumber - lastText[token]! - 1)), to: &bytes)
+                        } else {
+                            if let last = lastDocument[token] { Varint.append(UInt32(2 * (d - last) + 1), to: &bytes) }
+                            Varint.append(UInt32(textNumber), to: &bytes)
+                        }
                         lastDocument[token] = d
-                        Varint.append(UInt32(textNumber), to: &bytes)
+                        lastText[token] = textNumber
                         let p = positions[token]!
-                        Varint.append(UInt32(p.count), to: &bytes)
-                        var previous: Int32 = 0
-                        for q in p.prefix(cap) {
+                        let first = cap > 0 ? p[0] : 0
+                        Varint.append(UInt32(2 * first) + (p.count > 1 ? 1 : 0), to: &bytes)
+                        if p.count > 1 { Varint.append(UInt32(p.count - 2), to: &bytes) }
+                        var previous = first
+                        for q in p.prefix(cap).dropFirst() {
                             Varint.append(UInt32(q - previous), to: &bytes)
                             previous = q
                         }
