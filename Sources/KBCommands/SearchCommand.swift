@@ -54,8 +54,8 @@ public struct SearchCommand: KBCommand {
             results = index.search(query: query, filters: filters, limit: limit)
             // Postings are checked when first read, and the texts of the results shown against the
             // entries they were indexed from; a damaged index (or one whose entries changed since
-            // the check) is rebuilt, not trusted.
-            if index.isDamaged {
+            // the check) is rebuilt, not trusted. (An index this command built is not built again.)
+            if index.isDamaged && freshness == .reused {
                 (index, freshness, problems) = try store.open(forceRebuild: true, reason: index.entriesChanged ? .rebuiltChanged : .rebuiltInvalid)
                 results = index.search(query: query, filters: filters, limit: limit)
             }

@@ -180,7 +180,10 @@ extension SearchIndex {
         try check(fieldLengths.count == n * fc && averageFieldLengths.count == fc, "lengths")
         try check(documentFrequency.count == v && idf.count == v && recordCount.count == v && postingChecksum.count == v, "vocabulary")
         try check(monotonic(postingOffset, count: v, limit: postingBytes.count), "postings")
-        try check(recordCount.allSatisfy { $0 >= 0 }, "postings")
+        // A record takes at least 2 bytes (a head and the first position): a count the bytes
+        // cannot hold is refused before anything is reserved for it.
+        try check((0..<v).allSatisfy { recordCount[$0] >= 0 && Int64(recordCount[$0]) * 2 <= postingOffset[$0 + 1] - postingOffset[$0] },
+                  "postings")
     }
 
     /// Writes the binary form atomically (a temporary file renamed over `url`).

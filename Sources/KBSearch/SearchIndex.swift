@@ -133,10 +133,10 @@ public struct SearchIndex: Sendable {
         return builder.finishInMemory()
     }
 
-    /// A contiguous range of documents as `.kb/index` keeps them: their postings (one batch of
-    /// the postings accumulator), and their texts (docs/search.md §7), each document's end and
-    /// checksum, and field lengths (as scored: `SearchFieldLength`).
-    /// `keepsTexts` false: only the checksum of each document's texts is kept.
+    /// A contiguous range of documents as the binary index holds them: their postings (one batch
+    /// of the postings accumulator), the checksum of each document's texts (docs/search.md §7)
+    /// and, when `keepsTexts` (an index built in memory), the texts and each document's end, and
+    /// the field lengths (as scored: `SearchFieldLength`).
     struct BinaryChunk {
         var postings: PostingsAccumulator<BinaryPostings>
         let keepsTexts: Bool
@@ -257,10 +257,11 @@ public struct SearchIndex: Sendable {
             for _ in 0..<records {
                 // The head: a new document (odd: its gap, then the text) or the next text of this one.
                 guard let head = reader.read() else { return false }
-                var x: Int
+                let x: Int
                 if head & 1 == 1 {
+                    // Only a token's first record may stay at document 0: a new document is a later one.
                     let (next, overflow) = doc.addingReportingOverflow(head >> 1)
-                    guard !overflow, let tx = reader.read() else { return false }
+                    guard !overflow, head >> 1 > 0 || lastDoc < 0, let tx = reader.read() else { return false }
                     doc = next
                     x = Int(tx)
                 } else {
@@ -279,13 +280,20 @@ public struct SearchIndex: Sendable {
                 list.doc.append(Int32(d)); list.text.append(Int32(x)); list.tf.append(Int32(f))
                 list.posStart.append(Int32(list.pos.count))
                 let m = min(Int(f), cap)
-                guard m > 0 else { continue }
+                // Positions stay below Int32.max (adjacency adds 1 to them); without any, p₀ is 0.
                 var p = first >> 1
-                list.pos.append(Int32(truncatingIfNeeded: p))
+                guard m > 0 else {
+                    guard p == 0 else { return false }
+                    continue
+                }
+                guard p < UInt32(Int32.max) else { return false }
+                list.pos.append(Int32(p))
                 for _ in 1..<m {
                     guard let delta = reader.read() else { return false }
-                    p &+= delta // read bytes: a wrong gap wraps instead of trapping
-                    list.pos.append(Int32(truncatingIfNeeded: p))
+                    let (next, overflow) = p.addingReportingOverflow(delta)
+                    guard !overflow, next < UInt32(Int32.max) else { return false }
+                    p = next
+                    list.pos.append(Int32(p))
                 }
             }
             return reader.isAtEnd

@@ -186,8 +186,9 @@ struct PostingList: Sendable {
     var count: Int { doc.count }
 }
 
-/// Posting lists decoded so far (postings are decoded per token, on first use) and whether
-/// a corrupt list or text block was met.
+/// Posting lists decoded so far (postings are decoded per token, on first use), the texts read
+/// from the text source, and whether a corrupt list, or texts that are not the indexed ones
+/// (`entriesChanged`), were met.
 final class SearchIndexCache: @unchecked Sendable {
     private let lock = NSLock()
     private var lists: [Int32: PostingList] = [:]

@@ -3,9 +3,10 @@ import KBCore
 /// Where an index read from a file finds its documents' texts (the snippets' source). The
 /// binary file keeps only a checksum of each document's texts (docs/search.md §7): the texts are
 /// the entries' own, so `kb search` reads again, parses and checks the few entries whose results
-/// it shows instead of keeping a second copy of every entry's text beside them. A text source
-/// whose texts do not match the checksum (the entry changed since the index was built) gives no
-/// texts, and the index reports that its entries changed (`SearchIndex.entriesChanged`).
+/// it shows instead of keeping a second copy of every entry's text beside them. The index checks
+/// what the source gives against the checksum: texts that do not match (the entry changed since
+/// the index was built) are not shown, and the index reports that its entries changed
+/// (`SearchIndex.entriesChanged`).
 public struct SearchTextSource: Sendable {
     /// The texts of the document with this id, in index order (fields in `SearchField` order,
     /// then list order); nil when there is no such document.

@@ -4,7 +4,7 @@ import KBCore
 import Glibc
 #endif
 
-/// Bytes of an index build (its texts, its joined postings) written to a file as they are made
+/// Bytes of an index build (its joined postings) written to a file as they are made
 /// and mapped when the build is done, so that they are not held in memory (docs/search.md §12):
 /// an unlinked temporary file in the index's folder, whose open descriptor the mapped region
 /// takes over (and the index writer copies from, file to file, without touching the mapping).

@@ -169,6 +169,34 @@ import Testing
         #expect(missing.entriesChanged)
     }
 
+    /// Records that a writer never makes are refused (the list is damaged), never trusted and
+    /// never a trap: positions that would overflow, a second "new document" head at the same
+    /// document, more records than the bytes can hold.
+    @Test(arguments: [
+        ("a first position at Int32.max", [1, 0, 2 * UInt32(Int32.max)], 1, true),
+        ("position gaps past Int32.max", [1, 0, 1, 0, 2 * 1_000, UInt32(Int32.max)], 1, true),
+        ("a new-document head with gap 0 after the first record", [1, 0, 0, 1, 1, 0], 2, true),
+        ("a well-formed pair of records", [1, 0, 0, 0, 2], 2, false),
+    ] as [(String, [UInt32], Int32, Bool)])
+    func malformedRecordsAreRefused(_ name: String, _ numbers: [UInt32], _ records: Int32, _ refused: Bool) throws {
+        var index = SearchIndex.build(documents: [
+            SearchDocument(id: "a", lang: "en", title: "x", fields: [.body: [FieldText("one"), FieldText("two three")]]),
+        ])
+        var bytes: [UInt8] = []
+        for number in numbers { Varint.append(number, to: &bytes) }
+        index.postingBytes = ByteRegion(bytes)
+        index.postingOffset = [0] + Array(repeating: Int64(bytes.count), count: index.tokenCount)
+        index.recordCount = [records] + Array(repeating: 0, count: index.tokenCount - 1)
+        index.postingChecksum = (0..<index.tokenCount).map { $0 == 0 ? ContentChecksum.of(bytes[...]) : ContentChecksum.of([UInt8]()[...]) }
+        #expect((index.decodePostings(0) == nil) == refused, "\(name)")
+        if refused {
+            #expect(throws: SearchIndexError.self) { try SearchIndex(serialized: index.serialized()) }
+        }
+        // A record count the bytes cannot hold is refused when the file is opened.
+        index.recordCount[0] = Int32(bytes.count / 2 + 1)
+        #expect(throws: SearchIndexError.corrupt("postings")) { try SearchIndex(serialized: index.serialized()) }
+    }
+
     @Test func emptyIndexAndEmptyQuery() {
         let empty = SearchIndex.build(documents: [])
         #expect(empty.search(query: "anything").isEmpty)
