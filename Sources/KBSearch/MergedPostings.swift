@@ -136,10 +136,9 @@ struct MergedPostings {
             scratch.withUnsafeMutableBytes { raw in
                 var out = RecordWriter(at: raw.baseAddress!)
                 write(token: t, Encoding.self, into: &out)
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<length])
-                checksums.append(ContentChecksum.of(bytes))
-                spill.append(bytes)
             }
+            checksums.append(ContentChecksum.of(scratch[0..<length]))
+            spill.append(scratch[0..<length])
             for part in parts(ofToken: t) { streams[Int(part.source)].releaseStream(Int(part.token)) }
             offsets.append(offsets[t] + Int64(length))
         }

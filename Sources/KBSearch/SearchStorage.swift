@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import KBCore
 #if canImport(Glibc)
@@ -189,60 +190,51 @@ struct PostingList: Sendable {
 /// Posting lists decoded so far (postings are decoded per token, on first use), the texts read
 /// from the text source, and whether a corrupt list, or texts that are not the indexed ones
 /// (`entriesChanged`), were met.
-final class SearchIndexCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lists: [Int32: PostingList] = [:]
-    private var cachedRecords = 0
-    private var damagedFlag = false
-    private var textsChangedFlag = false
-    /// Texts read from the text source (a few documents: those whose results were shown).
-    private var sourceTexts: [Int: [String]] = [:]
+final class SearchIndexCache: Sendable {
+    private struct State {
+        var lists: [Int32: PostingList] = [:]
+        var cachedRecords = 0
+        var damaged = false
+        var textsChanged = false
+        /// Texts read from the text source (a few documents: those whose results were shown).
+        var sourceTexts: [Int: [String]] = [:]
+    }
+
+    private let state = Mutex(State())
     /// Decoded records kept at most (older lists are dropped beyond this).
     static let recordBudget = 8_000_000
 
-    func list(_ id: Int32) -> PostingList? {
-        lock.lock(); defer { lock.unlock() }
-        return lists[id]
-    }
+    func list(_ id: Int32) -> PostingList? { state.withLock { $0.lists[id] } }
 
     func store(_ id: Int32, _ list: PostingList) {
-        lock.lock(); defer { lock.unlock() }
-        if cachedRecords + list.count > Self.recordBudget { lists.removeAll(); cachedRecords = 0 }
-        lists[id] = list
-        cachedRecords += list.count
+        state.withLock { state in
+            if state.cachedRecords + list.count > Self.recordBudget { state.lists.removeAll(); state.cachedRecords = 0 }
+            state.lists[id] = list
+            state.cachedRecords += list.count
+        }
     }
 
-    var damaged: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return damagedFlag
-    }
+    var damaged: Bool { state.withLock { $0.damaged } }
 
-    func markDamaged() {
-        lock.lock(); defer { lock.unlock() }
-        damagedFlag = true
-    }
+    func markDamaged() { state.withLock { $0.damaged = true } }
 
-    var textsChanged: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return textsChangedFlag
-    }
+    var textsChanged: Bool { state.withLock { $0.textsChanged } }
 
     /// The text source gave texts that are not the indexed ones: damaged, because its entries changed.
     func markTextsChanged() {
-        lock.lock(); defer { lock.unlock() }
-        textsChangedFlag = true
-        damagedFlag = true
+        state.withLock { state in
+            state.textsChanged = true
+            state.damaged = true
+        }
     }
 
-    func texts(_ d: Int) -> [String]? {
-        lock.lock(); defer { lock.unlock() }
-        return sourceTexts[d]
-    }
+    func texts(_ d: Int) -> [String]? { state.withLock { $0.sourceTexts[d] } }
 
     func store(texts: [String], of d: Int) {
-        lock.lock(); defer { lock.unlock() }
-        if sourceTexts.count >= 256 { sourceTexts.removeAll() }
-        sourceTexts[d] = texts
+        state.withLock { state in
+            if state.sourceTexts.count >= 256 { state.sourceTexts.removeAll() }
+            state.sourceTexts[d] = texts
+        }
     }
 }
 

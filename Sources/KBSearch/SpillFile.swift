@@ -30,11 +30,7 @@ final class SpillFile {
     deinit { if !handedOver { try? handle.close() } }
 
     /// Adds bytes at the end (a write error is kept and reported by `region()`).
-    func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { append($0) }
-    }
-
-    func append(_ bytes: UnsafeRawBufferPointer) {
+    func append(_ bytes: some DataProtocol) {
         guard failure == nil, !bytes.isEmpty else { return }
         do {
             try handle.write(contentsOf: bytes)
