@@ -71,6 +71,9 @@ public struct CommandContext: Sendable {
     public var root: KnowledgeBaseRoot?
     /// `--verbose`: say which knowledge base and settings are used.
     public var verbose = false
+    /// The `kb` executable running the command, when it runs as a process (nil when a test calls
+    /// the command): what `kb search` starts a search server with.
+    public var executablePath: String?
 
     public init(workingDirectory: String, stdout: OutputStream, stderr: OutputStream, environment: [String: String],
                 readStandardInput: @escaping @Sendable () -> [UInt8] = CommandContext.readProcessStandardInput) {

@@ -174,9 +174,10 @@ public enum KBCommandLine {
     /// Runs `kb` as a process: real streams, environment and working directory.
     public static func runAsProcess() -> Never {
         signal(SIGPIPE, SIG_IGN)
-        let context = CommandContext(workingDirectory: FileManager.default.currentDirectoryPath,
+        var context = CommandContext(workingDirectory: FileManager.default.currentDirectoryPath,
                                      stdout: OutputStream(fileDescriptor: 1), stderr: OutputStream(fileDescriptor: 2),
                                      environment: ProcessInfo.processInfo.environment)
+        context.executablePath = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let code = main(Array(CommandLine.arguments.dropFirst()), context: context)
         exit(code)
     }

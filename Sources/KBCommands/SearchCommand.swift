@@ -40,15 +40,59 @@ public struct SearchCommand: KBCommand {
         explain = arguments.flag(Self.explainOption)
     }
 
+    /// The search a client sent to a search server.
+    init(_ request: SearchServerRequest.Search) throws {
+        query = request.query
+        filter = EntryFilter(lang: request.lang, tag: request.tag, status: try request.status.map { status in
+            guard let value = EntryMetadata.Status(rawValue: status) else { throw UsageError("unknown status '\(status)'") }
+            return value
+        })
+        limit = request.limit
+        format = request.format
+        benchRepetitions = nil
+        explain = request.explain
+    }
+
+    /// This search as a request to a search server, with how the client prints.
+    func request(_ context: CommandContext) -> SearchServerRequest.Search {
+        SearchServerRequest.Search(query: query, lang: filter.lang, tag: filter.tag, status: filter.status?.rawValue, limit: limit,
+                                   format: format, explain: explain, workingDirectory: context.workingDirectory,
+                                   stdoutIsTerminal: context.stdout.isTerminal, stderrIsTerminal: context.stderr.isTerminal,
+                                   noColor: context.environment["NO_COLOR"], verbose: context.verbose)
+    }
+
     var filters: SearchFilters {
         SearchFilters(langs: filter.lang.map { [$0] } ?? [], tags: filter.tag.map { [$0] } ?? [],
                       statuses: filter.status.map { [$0.rawValue] } ?? [])
     }
 
+    /// Asks the knowledge base's search server when one runs (docs/search.md §12.1), else opens
+    /// the index itself and may start a server for the next searches.
     public func run(_ context: CommandContext) throws -> Int32 {
+        let server = benchRepetitions == nil ? SearchServerClient(context: context) : nil
+        if let server, let reply = server.ask(.search, search: request(context)) {
+            if context.verbose { context.stderr.print(context.errorStyle.dim("answered by the search server (pid \(reply.pid))")) }
+            context.stdout.write(reply.stdout)
+            context.stderr.write(reply.stderr)
+            return reply.exitCode
+        }
         let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
                                      workingDirectory: context.workingDirectory, linter: .standard)
-        var (index, freshness, problems) = try store.open()
+        var documentCount = 0
+        let code = try search(context) { forceRebuild, reason in
+            let opened = try store.open(forceRebuild: forceRebuild, reason: reason)
+            documentCount = opened.index.documentCount
+            return opened
+        }
+        server?.startIfWorthwhile(documentCount: documentCount)
+        return code
+    }
+
+    /// Searches the index `open` gives (`open(forceRebuild, reason)`, as `SearchIndexStore.open`
+    /// takes them) and prints the results.
+    func search(_ context: CommandContext, opening open: (Bool, SearchIndexStore.Freshness?) throws
+                -> (index: SearchIndex, freshness: SearchIndexStore.Freshness, diagnostics: [Diagnostic])) throws -> Int32 {
+        var (index, freshness, problems) = try open(false, nil)
         var results: [SearchResult] = []
         if benchRepetitions == nil {
             results = index.search(query: query, filters: filters, limit: limit)
@@ -56,7 +100,7 @@ public struct SearchCommand: KBCommand {
             // entries they were indexed from; a damaged index (or one whose entries changed since
             // the check) is rebuilt, not trusted. (An index this command built is not built again.)
             if index.isDamaged && freshness == .reused {
-                (index, freshness, problems) = try store.open(forceRebuild: true, reason: index.entriesChanged ? .rebuiltChanged : .rebuiltInvalid)
+                (index, freshness, problems) = try open(true, index.entriesChanged ? .rebuiltChanged : .rebuiltInvalid)
                 results = index.search(query: query, filters: filters, limit: limit)
             }
         }
@@ -266,23 +310,63 @@ public struct AnalyzeCommand: KBCommand {
     }
 }
 
-/// `kb index`: builds or refreshes the search index (`kb search` does this on demand).
+/// `kb index`: builds or refreshes the search index (`kb search` does this on demand), or runs
+/// the search server that keeps it in memory (`--watch`).
 public struct IndexCommand: KBCommand {
     public static let rebuildOption = CommandOption(["--rebuild"], help: "Rebuild even if no entry changed.")
+    public static let watchOption = CommandOption(["--watch"], help: "Keep the index in memory, follow changes to the entries (inotify) and answer kb search from it, until stopped.")
+    public static let idleTimeoutOption = CommandOption(["--idle-timeout"], value: "seconds", help: "With --watch: stop after this many seconds without a search.")
+    public static let stopOption = CommandOption(["--stop"], help: "Stop the search server of this knowledge base.")
+    public static let statusOption = CommandOption(["--status"], help: "Say whether a search server runs for this knowledge base.")
 
     public static let configuration = CommandConfiguration(
         name: "index",
-        abstract: "Build or refresh the search index in .kb/index.",
-        options: [rebuildOption]
+        abstract: "Build or refresh the search index in .kb/index, or keep it in memory for kb search.",
+        discussion: """
+        'kb search' checks every entry file before it searches. In a large knowledge base \
+        (20,000 entries or more) it starts a search server in the background, which keeps the \
+        index in memory, learns of changes from the kernel (inotify) and answers the next \
+        searches; the server stops after 15 minutes without a search. 'kb index --watch' runs \
+        one in the foreground, 'kb index --stop' stops it; KB_SEARCH_SERVER=off turns servers \
+        off, KB_SEARCH_SERVER=on starts one at any size.
+        """,
+        options: [rebuildOption, watchOption, idleTimeoutOption, stopOption, statusOption]
     )
 
     public let rebuild: Bool
+    public let watch: Bool
+    public let idleTimeout: Int?
+    public let stop: Bool
+    public let status: Bool
 
     public init(_ arguments: ParsedArguments) throws {
         rebuild = arguments.flag(Self.rebuildOption)
+        watch = arguments.flag(Self.watchOption)
+        idleTimeout = try arguments.int(Self.idleTimeoutOption, range: 1...(7 * 86_400))
+        stop = arguments.flag(Self.stopOption)
+        status = arguments.flag(Self.statusOption)
+        if [rebuild, watch, stop, status].filter({ $0 }).count > 1 {
+            throw UsageError("choose one of --rebuild, --watch, --stop and --status")
+        }
+        if idleTimeout != nil && !watch { throw UsageError("--idle-timeout goes with --watch") }
     }
 
     public func run(_ context: CommandContext) throws -> Int32 {
+        if watch { return try serve(context) }
+        if stop || status {
+            var quiet = context
+            quiet.environment["KB_SEARCH_SERVER"] = "on"
+            guard let client = SearchServerClient(context: quiet), let reply = client.ask(stop ? .stop : .status) else {
+                context.stdout.print("no search server runs for this knowledge base")
+                return status ? ExitCode.failure : ExitCode.success
+            }
+            if stop {
+                context.stdout.print("stopped the search server (pid \(reply.pid))")
+            } else {
+                context.stdout.print("search server (pid \(reply.pid)): \(reply.documentCount ?? 0) entries in memory, \(reply.watchCount ?? 0) folders watched, \(reply.searches ?? 0) searches answered")
+            }
+            return ExitCode.success
+        }
         let start = Date()
         let store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: context.cacheDirectory + "/index",
                                      workingDirectory: context.workingDirectory, linter: .standard)
@@ -290,5 +374,19 @@ public struct IndexCommand: KBCommand {
         for problem in problems { context.stderr.print(problem.formatted) }
         context.stdout.print("search index \(freshness.rawValue): \(index.documentCount) entries, \(index.tokenCount) tokens, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
         return freshness == .notSaved ? ExitCode.failure : ExitCode.success
+    }
+
+    /// `--watch`: runs the search server until it stops.
+    func serve(_ context: CommandContext) throws -> Int32 {
+        let start = Date()
+        let server = try SearchServer(context: context, idleTimeout: idleTimeout.map(Double.init))
+        for problem in server.diagnostics { context.stderr.print(problem.formatted) }
+        context.stdout.print("search index \(server.freshness.rawValue): \(server.documentCount) entries, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+        context.stdout.print("search server (pid \(getpid())) listening at \(server.paths.socket), watching \(server.watchCount) folders"
+                             + (idleTimeout.map { "; stops after \($0) s without a search" } ?? "; 'kb index --stop' or Ctrl-C stops it"))
+        context.stdout.flush()
+        let reason = server.run()
+        context.stdout.print("search server stopped: \(reason) (\(server.searches) searches answered)")
+        return ExitCode.success
     }
 }

@@ -1,0 +1,225 @@
+import Foundation
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import KBCore
+@testable import KBSearch
+@testable import KBScenarios
+@testable import KBCommands
+
+/// The search server (`kb index --watch`, docs/search.md §12.1): it answers `kb search` from
+/// memory, and what it answers follows every change the cold check follows — the same changes
+/// as `SearchIndexFreshnessTests`, each searched through the server.
+@Suite(.serialized) struct SearchServerTests {
+    /// `kb index --watch` on a thread of the test process, as the command runs it.
+    final class RunningServer: Sendable {
+        let directory: String
+        let finished = DispatchSemaphore(value: 0)
+        private let outcome = Mutex<(code: Int32, stdout: String, stderr: String)?>(nil)
+
+        init(in directory: String, arguments: [String] = []) throws {
+            self.directory = directory
+            Thread.detachNewThread { [self] in
+                let result = TestSupport.kb(["index", "--watch"] + arguments, in: directory)
+                outcome.withLock { $0 = result }
+                finished.signal()
+            }
+            // Ready once it answers (a client waits in the socket's backlog while it opens the index).
+            let deadline = Date().addingTimeInterval(20)
+            while status() == nil {
+                if let done = outcome.withLock({ $0 }) { throw KBError("the server did not start: \(done.stdout) \(done.stderr)") }
+                guard Date() < deadline else { throw KBError("the server did not answer within 20 s") }
+                usleep(20_000)
+            }
+        }
+
+        /// `kb index --status`: the searches it answered, or nil when none answers.
+        func status() -> Int? {
+            let result = TestSupport.kb(["index", "--status"], in: directory)
+            guard result.code == 0, let range = result.stdout.range(of: #"(\d+) searches answered"#, options: .regularExpression) else { return nil }
+            return Int(result.stdout[range].split(separator: " ")[0])
+        }
+
+        /// Waits until the server has stopped; what `kb index --watch` printed and returned.
+        func stopped(within seconds: Double = 20) -> (code: Int32, stdout: String, stderr: String)? {
+            guard finished.wait(timeout: .now() + seconds) == .success else { return nil }
+            return outcome.withLock { $0 }
+        }
+
+        func stop() -> (code: Int32, stdout: String, stderr: String)? {
+            _ = TestSupport.kb(["index", "--stop"], in: directory)
+            return stopped()
+        }
+    }
+
+    static let throughServer = ["KB_SEARCH_SERVER": "on"]
+
+    /// `kb search <query> --format json` through the server: the ids it returns.
+    static func check(_ expectation: SearchIndexFreshnessTests.Expectation, in dir: String,
+                      sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let result = TestSupport.kb(["search", expectation.query, "--format", "json"], in: dir, environment: throughServer)
+        #expect(result.code == (expectation.ids.isEmpty ? 1 : 0), "\(expectation.query): \(result.stderr)", sourceLocation: sourceLocation)
+        let hits = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(hits.compactMap { $0["id"] as? String } == expectation.ids, "\(expectation.query)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: SearchIndexFreshnessTests.changes)
+    func searchThroughTheServerFollowsTheChange(_ change: SearchIndexFreshnessTests.Change) throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let server = try RunningServer(in: dir)
+        var searches = 0
+        for expectation in SearchIndexFreshnessTests.initially {
+            try Self.check(expectation, in: dir)
+            searches += 1
+        }
+        for step in change.steps {
+            // Searched at once after the change, as a user who saves and searches would.
+            try step.apply(dir)
+            for expectation in step.expectations {
+                try Self.check(expectation, in: dir)
+                searches += 1
+            }
+        }
+        // Every search was the server's (a client that found no server would have searched itself).
+        #expect(server.status() == searches)
+        let stopped = try #require(server.stop())
+        #expect(stopped.code == 0)
+        #expect(stopped.stdout.contains("search server stopped: asked to stop"), "\(stopped.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/.kb/search.sock"))
+    }
+
+    @Test func aServerAnswersAsTheCommandDoesWithoutIt() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let server = try RunningServer(in: dir)
+        defer { _ = server.stop() }
+        for arguments in [["search", "颜色"], ["search", "颜色", "--explain"], ["search", "颜色", "--format", "json"],
+                          ["search", "hourglass"], ["search", "沙漏", "--lang", "ko"], ["--verbose", "search", "企鹅", "--limit", "1"]] {
+            let direct = TestSupport.kb(arguments, in: dir, environment: ["KB_SEARCH_SERVER": "off"])
+            let served = TestSupport.kb(arguments, in: dir, environment: Self.throughServer)
+            #expect(served.code == direct.code, "\(arguments)")
+            #expect(served.stdout == direct.stdout, "\(arguments)")
+            let note = served.stderr.split(separator: "\n").filter { !$0.hasPrefix("answered by the search server") }
+            #expect(note == direct.stderr.split(separator: "\n"), "\(arguments)")
+        }
+        #expect(server.status() == 6)
+    }
+
+    @Test func oneServerPerKnowledgeBase() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let server = try RunningServer(in: dir)
+        let second = TestSupport.kb(["index", "--watch"], in: dir)
+        #expect(second.code == 1)
+        #expect(second.stderr.contains("a search server already runs for this knowledge base"), "\(second.stderr)")
+        #expect(server.stop()?.code == 0)
+        #expect(TestSupport.kb(["index", "--status"], in: dir).stdout.contains("no search server runs"))
+    }
+
+    @Test func aServerOfAnotherBuildDeclinesAndStops() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let server = try RunningServer(in: dir)
+        let socket = try #require(UnixSocket.connect(to: dir + "/.kb/search.sock"))
+        try socket.send(message: SearchServerRequest(kind: .status, version: TroubleshootKBVersion.string, executable: "another build",
+                                                     entriesDirectory: dir + "/entries", cacheDirectory: dir + "/.kb"))
+        #expect(try socket.receive(SearchServerReply.self)?.status == .declined)
+        let stopped = try #require(server.stopped())
+        #expect(stopped.stdout.contains("a client of another build of kb"), "\(stopped.stdout)")
+    }
+
+    @Test func aServerStopsWhenIdle() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let server = try RunningServer(in: dir, arguments: ["--idle-timeout", "1"])
+        let stopped = try #require(server.stopped(within: 10))
+        #expect(stopped.stdout.contains("no search for 1 s"), "\(stopped.stdout)")
+    }
+
+    /// A moved entries folder cannot be followed: the server stops, and the search is made without it.
+    @Test func aServerStopsWhenTheEntriesFolderMoves() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let server = try RunningServer(in: dir)
+        try FileManager.default.moveItem(atPath: dir + "/entries", toPath: dir + "/moved")
+        try FileManager.default.moveItem(atPath: dir + "/moved", toPath: dir + "/entries")
+        try Self.check(.init(query: "颜色", ids: ["title-color"]), in: dir)
+        let stopped = try #require(server.stopped())
+        #expect(stopped.stdout.contains("was removed or moved"), "\(stopped.stdout)")
+    }
+
+    @Test func theWatcherTellsWhatMayMatter() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let watcher = try EntriesWatcher(entriesDirectory: dir + "/entries")
+        #expect(watcher.changes() == .none)
+        // An editor's swap file beside an entry and a hidden file in the entries folder do not matter.
+        TestSupport.write("swap", to: dir + "/entries/title-color/.entry.md.swp")
+        TestSupport.write("notes", to: dir + "/entries/.notes")
+        #expect(watcher.changes() == .none)
+        TestSupport.write("more", to: dir + "/entries/title-color/entry.md")
+        #expect(watcher.changes() == .some)
+        // A new entry folder is watched from then on.
+        TestSupport.write(TestSupport.entry(id: "new", body: "## 问题\n\n新的。\n"), to: dir + "/entries/new/entry.md")
+        #expect(watcher.changes() == .some)
+        TestSupport.write("changed", to: dir + "/entries/new/entry.md")
+        #expect(watcher.changes() == .some)
+        // Any name in the folder a linked entry points into.
+        TestSupport.write("other", to: dir + "/entries/.shelf/linked.md")
+        #expect(watcher.changes() == .some)
+    }
+
+    /// As a process: `kb search` starts a server in the background without keeping the caller
+    /// waiting (its output ends when `kb search` exits), the next search is the server's, and
+    /// `kb index --stop` ends it.
+    @Test func kbSearchStartsAServerInTheBackground() throws {
+        let binary = try #require(KBBinaryLocator.locate(environment: ProcessInfo.processInfo.environment,
+                                                         repositoryRoot: TestSupport.repositoryRoot), "no kb binary (swift build)")
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        func run(_ arguments: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: dir)
+            var environment = ProcessInfo.processInfo.environment
+            environment["KB_SEARCH_SERVER"] = "on"
+            environment["NO_COLOR"] = "1"
+            process.environment = environment
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            // Read to the end: a server that kept the pipes would hold this past the deadline below.
+            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        }
+        let started = Date()
+        let first = try run(["search", "颜色", "--limit", "1"])
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(first.code == 0 && first.stdout.contains("title-color"), "\(first)")
+        #expect(first.stderr.contains("started a search server"), "\(first.stderr)")
+        var second = try run(["--verbose", "search", "颜色", "--limit", "1"])
+        let deadline = Date().addingTimeInterval(20)
+        while !second.stderr.contains("answered by the search server"), Date() < deadline {
+            usleep(100_000)
+            second = try run(["--verbose", "search", "颜色", "--limit", "1"])
+        }
+        #expect(second.stderr.contains("answered by the search server"), "\(second.stderr)")
+        #expect(second.stdout == first.stdout)
+        let stop = try run(["index", "--stop"])
+        #expect(stop.stdout.contains("stopped the search server"), "\(stop)")
+        // Its log says why it stopped.
+        let logDeadline = Date().addingTimeInterval(10)
+        var log = ""
+        while !log.contains("search server stopped"), Date() < logDeadline {
+            usleep(50_000)
+            log = (try? String(contentsOfFile: dir + "/.kb/search-server.log", encoding: .utf8)) ?? ""
+        }
+        #expect(log.contains("search server stopped: asked to stop"), "\(log)")
+    }
+}
