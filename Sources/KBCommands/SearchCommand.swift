@@ -70,7 +70,7 @@ public struct SearchCommand: KBCommand {
     /// the index itself and may start a server for the next searches.
     public func run(_ context: CommandContext) throws -> Int32 {
         let server = benchRepetitions == nil ? SearchServerClient(context: context) : nil
-        if let server, let reply = server.ask(.search, search: request(context)) {
+        if let server, let reply = server.ask(.search, search: request(context)), reply.status == .answered {
             if context.verbose { context.stderr.print(context.errorStyle.dim("answered by the search server (pid \(reply.pid))")) }
             context.stdout.write(reply.stdout)
             context.stderr.write(reply.stderr)
@@ -358,6 +358,11 @@ public struct IndexCommand: KBCommand {
             quiet.environment["KB_SEARCH_SERVER"] = "on"
             guard let client = SearchServerClient(context: quiet), let reply = client.ask(stop ? .stop : .status) else {
                 context.stdout.print("no search server runs for this knowledge base")
+                return status ? ExitCode.failure : ExitCode.success
+            }
+            if reply.status == .declined {
+                // A server of another build or knowledge base: it stops when it meets another build.
+                context.stdout.print("the search server (pid \(reply.pid)) declined: \(reply.reason ?? "")")
                 return status ? ExitCode.failure : ExitCode.success
             }
             if stop {

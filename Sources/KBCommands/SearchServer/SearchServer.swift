@@ -55,8 +55,6 @@ final class SearchServer {
         do {
             // The lock is ours: a socket file left there is a stopped server's.
             unlink(paths.socket)
-            let mask = umask(0o077)
-            defer { umask(mask) }
             listener = try UnixSocket.listen(at: paths.socket)
             // Watched before the first check, so that no change after it goes unseen.
             watcher = try EntriesWatcher(entriesDirectory: context.entriesDirectory)

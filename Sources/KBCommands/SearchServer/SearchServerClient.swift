@@ -35,8 +35,8 @@ struct SearchServerClient {
         guard mode != .off, UnixSocket.fits(paths.socket) else { return nil }
     }
 
-    /// The server's reply to `request`, or nil when no server listens, it declined, or it
-    /// stopped before replying (the client then searches itself).
+    /// The server's reply to `request`, or nil when no server listens or it stopped before
+    /// replying. A search the server declined is searched by the client itself.
     func ask(_ kind: SearchServerRequest.Kind, search: SearchServerRequest.Search? = nil) -> SearchServerReply? {
         guard let socket = UnixSocket.connect(to: paths.socket) else { return nil }
         // A server that is rebuilding a large index takes a while; one that stopped answering does not hold the client forever.
@@ -46,9 +46,8 @@ struct SearchServerClient {
                                           cacheDirectory: context.cacheDirectory, search: search)
         guard (try? socket.send(message: request)) != nil,
               let reply = try? socket.receive(SearchServerReply.self) else { return nil }
-        if reply.status == .declined {
-            if context.verbose { context.stderr.print(context.errorStyle.dim("search server (pid \(reply.pid)) declined: \(reply.reason ?? "")")) }
-            return nil
+        if reply.status == .declined, context.verbose {
+            context.stderr.print(context.errorStyle.dim("search server (pid \(reply.pid)) declined: \(reply.reason ?? "")"))
         }
         return reply
     }

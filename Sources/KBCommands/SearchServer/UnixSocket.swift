@@ -21,12 +21,14 @@ final class UnixSocket {
 
     deinit { close(descriptor) }
 
-    /// A socket listening at `path` (created with permissions for its owner only: the caller sets
-    /// the umask). Fails when the path is taken; the caller removes a stale one first.
+    /// A socket listening at `path`, which only its owner may connect to (the permissions are
+    /// set before it listens, so no one connects in between). Fails when the path is taken; the
+    /// caller removes a stale one first.
     static func listen(at path: String) throws -> UnixSocket {
         let socket = try make()
         let bound = try withAddress(path) { bind(socket.descriptor, $0, $1) }
         guard bound == 0 else { throw KBError("cannot listen at \(path): \(String(cString: strerror(errno)))") }
+        guard chmod(path, 0o600) == 0 else { throw KBError("cannot set the permissions of \(path): \(String(cString: strerror(errno)))") }
         guard Glibc.listen(socket.descriptor, 64) == 0 else { throw KBError("cannot listen at \(path): \(String(cString: strerror(errno)))") }
         return socket
     }

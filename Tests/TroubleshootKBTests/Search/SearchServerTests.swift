@@ -112,6 +112,9 @@ import Glibc
         let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
         defer { TestSupport.remove(dir) }
         let server = try RunningServer(in: dir)
+        // Only its owner may connect.
+        let socket = try FileManager.default.attributesOfItem(atPath: dir + "/.kb/search.sock")
+        #expect((socket[.posixPermissions] as? Int) == 0o600)
         let second = TestSupport.kb(["index", "--watch"], in: dir)
         #expect(second.code == 1)
         #expect(second.stderr.contains("a search server already runs for this knowledge base"), "\(second.stderr)")
