@@ -18,6 +18,13 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // Compression of the `.kb/index` file's large posting lists and of its eager part
+        // (docs/search.md §7).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         // The kb executable's memory allocator (malloc and free for the whole process, Swift's
         // included): parsing and rendering thousands of entries makes millions of small
         // allocations from several threads, which mimalloc serves faster than glibc's malloc.
@@ -34,7 +41,7 @@ let package = Package(
         ),
         .target(
             name: "KBSearch",
-            dependencies: ["KBCore"]
+            dependencies: ["KBCore", "CZstd"]
         ),
         .target(
             name: "KBScenarios",

@@ -5,7 +5,7 @@ set -euo pipefail
 
 profile="${1:-build}"
 # kb itself: the C libraries it links (all that `make install` needs).
-packages=(libcmark-dev libyaml-dev libmimalloc-dev pkg-config)
+packages=(libcmark-dev libyaml-dev libmimalloc-dev libzstd-dev pkg-config)
 # The programs this repository's entries' check scenarios run (kb check in make run and make test):
 # cmark, git, convmv, rsync, unzip, python3, uconv (icu-devtools), file and MariaDB (a throwaway
 # server a scenario starts), and node.
@@ -13,7 +13,7 @@ scenarios=(cmark git convmv rsync unzip python3 icu-devtools file mariadb-server
 case "$profile" in
   kb) ;;
   build) packages+=("${scenarios[@]}") ;;
-  test) packages+=("${scenarios[@]}" chromium fonts-noto-cjk bash-completion zsh fish) ;;
+  test) packages+=("${scenarios[@]}" chromium fonts-noto-cjk bash-completion zsh fish zstd) ;;
   bench) packages+=("${scenarios[@]}" hugo time) ;;
   *) echo "usage: scripts/install-deps.sh [kb|build|test|bench]" >&2; exit 64 ;;
 esac

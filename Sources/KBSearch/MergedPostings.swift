@@ -121,26 +121,42 @@ struct MergedPostings {
         return (ByteRegion(taking: bytes, count: total), offsets)
     }
 
-    /// The same, written to `spill` a token at a time through one scratch buffer (each token's
-    /// streams freed once copied, so the accumulators are spent), with each token's checksum
-    /// (`ContentChecksum`) taken on the way: the joined postings are never in memory whole.
-    func write<Encoding: PostingsEncoding>(_: Encoding.Type, into spill: SpillFile) -> (offsets: [Int64], checksums: [UInt64]) {
+    /// The same, written to `spill` a group of tokens at a time (each token's streams freed
+    /// once copied, so the accumulators are spent), with each token's checksum (`ContentChecksum`)
+    /// taken on the way: the joined postings are never in memory whole. `storing(t, records)` may
+    /// give the bytes to store instead of token `t`'s records (it is called on all cores, a group
+    /// of tokens with up to `groupBytes` of records at a time, and the results written in order).
+    func write<Encoding: PostingsEncoding>(_: Encoding.Type, into spill: SpillFile, groupBytes: Int = 8 << 20,
+                                           storing: (Int, UnsafeRawBufferPointer) -> [UInt8]? = { _, _ in nil }) -> (offsets: [Int64], checksums: [UInt64]) {
         var offsets: [Int64] = [0]
         offsets.reserveCapacity(tokenCount + 1)
         var checksums: [UInt64] = []
         checksums.reserveCapacity(tokenCount)
-        var scratch = [UInt8](repeating: 0, count: 1 << 16)
-        for t in 0..<tokenCount {
-            let length = length(ofToken: t, Encoding.self)
-            if scratch.count < length { scratch = [UInt8](repeating: 0, count: max(length, 2 * scratch.count)) }
-            scratch.withUnsafeMutableBytes { raw in
-                var out = RecordWriter(at: raw.baseAddress!)
-                write(token: t, Encoding.self, into: &out)
+        var first = 0
+        while first < tokenCount {
+            var end = first, bytes = 0
+            while end < tokenCount, end == first || bytes + length(ofToken: end, Encoding.self) <= groupBytes {
+                bytes += length(ofToken: end, Encoding.self)
+                end += 1
             }
-            checksums.append(ContentChecksum.of(scratch[0..<length]))
-            spill.append(scratch[0..<length])
-            for part in parts(ofToken: t) { streams[Int(part.source)].releaseStream(Int(part.token)) }
-            offsets.append(offsets[t] + Int64(length))
+            let group = Parallel.map(end - first) { k -> (bytes: [UInt8], checksum: UInt64) in
+                let t = first + k
+                var records = [UInt8](repeating: 0, count: length(ofToken: t, Encoding.self) + 1)
+                records.withUnsafeMutableBytes { raw in
+                    var out = RecordWriter(at: raw.baseAddress!)
+                    write(token: t, Encoding.self, into: &out)
+                }
+                records.removeLast()
+                let stored = records.withUnsafeBytes { storing(t, $0) } ?? records
+                return (stored, ContentChecksum.of(stored[...]))
+            }
+            for (k, token) in group.enumerated() {
+                checksums.append(token.checksum)
+                spill.append(token.bytes)
+                offsets.append(offsets[first + k] + Int64(token.bytes.count))
+                for part in parts(ofToken: first + k) { streams[Int(part.source)].releaseStream(Int(part.token)) }
+            }
+            first = end
         }
         return (offsets, checksums)
     }

@@ -22,10 +22,12 @@ extension SearchIndex {
     /// 6: concepts weighted by their own idf, with a concept weight of 1; 7: field lengths
     /// stored and scored quantized, `SearchFieldLength`; 8: no texts, only their checksums,
     /// `SearchTextSource`; 9: records with one head for document and text, and tf folded into
-    /// the first position, `BinaryPostings`).
-    public static let binaryFormatVersion: UInt32 = 9
-    /// Magic, version, the length and checksum of the eager part, and the postings length.
-    static let headerSize = 32
+    /// the first position, `BinaryPostings`; 10: large posting lists in compressed columns,
+    /// `BinaryPostingsColumns`, and the eager part compressed).
+    public static let binaryFormatVersion: UInt32 = 10
+    /// Magic, version, the stored and plain lengths and the checksum of the eager part, and the
+    /// postings length.
+    static let headerSize = 40
 
     /// The header and the eager part: everything but the postings.
     func serializedHead(fingerprint: String) -> [UInt8] {
@@ -56,13 +58,24 @@ extension SearchIndex {
         w.double(idfUnknown)
         w.array(postingOffset); w.array(recordCount); w.array(postingChecksum)
 
+        let eager = Zstd.compress(w.bytes)
         var header = BinaryWriter()
         header.bytes.append(contentsOf: SearchIndex.magic)
         header.uint32(SearchIndex.binaryFormatVersion)
+        header.uint64(UInt64(eager.count))
         header.uint64(UInt64(w.bytes.count))
-        header.uint64(ContentChecksum.of(w.bytes[...]))
+        header.uint64(eager.withUnsafeBytes { Self.eagerChecksum(stored: $0, plainLength: UInt64(w.bytes.count)) })
         header.uint64(UInt64(postingBytes.count))
-        return header.bytes + w.bytes
+        return header.bytes + eager
+    }
+
+    /// The checksum of the stored eager part and its plain length: checked before the length is
+    /// trusted to decompress into.
+    static func eagerChecksum(stored: UnsafeRawBufferPointer, plainLength: UInt64) -> UInt64 {
+        var bytes = BinaryWriter()
+        bytes.uint64(plainLength)
+        bytes.bytes.append(contentsOf: stored)
+        return ContentChecksum.of(bytes.bytes[...])
     }
 
     /// The index as a versioned, checksummed binary blob (docs/search.md §7). `fingerprint` is
@@ -93,15 +106,20 @@ extension SearchIndex {
         var h = BinaryReader(UnsafeRawBufferPointer(rebasing: all[4..<SearchIndex.headerSize]))
         let version = try h.uint32()
         guard version == SearchIndex.binaryFormatVersion else { throw SearchIndexError.unsupportedVersion(version) }
-        let eagerLength = try h.uint64(), eagerSum = try h.uint64()
+        let eagerLength = try h.uint64(), eagerPlainLength = try h.uint64(), eagerSum = try h.uint64()
         let postingsLength = try h.uint64()
         let rest = UInt64(all.count - SearchIndex.headerSize)
-        guard eagerLength <= rest, postingsLength <= rest, eagerLength + postingsLength == rest else {
+        guard eagerLength <= rest, postingsLength <= rest, eagerLength + postingsLength == rest, eagerPlainLength < UInt64(Int.max) else {
             throw SearchIndexError.corrupt("length")
         }
         let eagerStart = SearchIndex.headerSize, postingsStart = eagerStart + Int(eagerLength)
-        let eager = region.slice(eagerStart..<postingsStart)
-        guard ContentChecksum.of(eager) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
+        let storedEager = region.slice(eagerStart..<postingsStart)
+        guard Self.eagerChecksum(stored: storedEager, plainLength: eagerPlainLength) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
+        var plainEager: [UInt8] = []
+        guard Zstd.decompress(storedEager, rawLength: Int(eagerPlainLength), appendingTo: &plainEager) else { throw SearchIndexError.corrupt("eager part") }
+        let eagerRegion = ByteRegion(plainEager)
+        defer { withExtendedLifetime(eagerRegion) {} }
+        let eager = eagerRegion.buffer
         var r = BinaryReader(eager)
         let fingerprint = try r.string()
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw SearchIndexError.fingerprintMismatch }
@@ -180,10 +198,14 @@ extension SearchIndex {
         try check(fieldLengths.count == n * fc && averageFieldLengths.count == fc, "lengths")
         try check(documentFrequency.count == v && idf.count == v && recordCount.count == v && postingChecksum.count == v, "vocabulary")
         try check(monotonic(postingOffset, count: v, limit: postingBytes.count), "postings")
-        // A record takes at least 2 bytes (a head and the first position): a count the bytes
-        // cannot hold is refused before anything is reserved for it.
-        try check((0..<v).allSatisfy { recordCount[$0] >= 0 && Int64(recordCount[$0]) * 2 <= postingOffset[$0 + 1] - postingOffset[$0] },
-                  "postings")
+        // A token has at most one record per text, and a plain record takes at least 2 bytes (a
+        // head and the first position): a count that cannot be is refused before anything is
+        // reserved for it.
+        try check((0..<v).allSatisfy { t in
+            let count = Int(recordCount[t])
+            return count >= 0 && count <= texts
+                && (count > BinaryPostingsColumns.threshold || Int64(count) * 2 <= postingOffset[t + 1] - postingOffset[t])
+        }, "postings")
     }
 
     /// Writes the binary form atomically (a temporary file renamed over `url`).

@@ -204,14 +204,27 @@ public struct SearchIndex: Sendable {
         tokens = postings.vocabulary
         documentFrequency = postings.documentFrequency
         recordCount = postings.recordCount
+        // Large lists are stored in columns (`BinaryPostingsColumns`), the others as plain records.
+        let counts = postings.recordCount, cap = parameters.maxPositions
+        func stored(_ t: Int, _ plain: UnsafeRawBufferPointer) -> [UInt8]? {
+            Int(counts[t]) > BinaryPostingsColumns.threshold ? BinaryPostingsColumns.store(plain: plain, recordCount: Int(counts[t]), cap: cap) : nil
+        }
         if let postingsSpill {
-            (postingOffset, postingChecksum) = postings.write(BinaryPostings.self, into: postingsSpill)
+            (postingOffset, postingChecksum) = postings.write(BinaryPostings.self, into: postingsSpill, storing: stored)
             postingBytes = try postingsSpill.region()
         } else {
-            (postingBytes, postingOffset) = postings.concatenated(BinaryPostings.self, releasingStreams: true)
-            postingChecksum = (0..<tokens.count).map {
-                ContentChecksum.of(postingBytes.slice(Int(postingOffset[$0])..<Int(postingOffset[$0 + 1])))
+            let (plain, plainOffsets) = postings.concatenated(BinaryPostings.self, releasingStreams: true)
+            var bytes: [UInt8] = []
+            var offsets: [Int64] = [0]
+            var checksums: [UInt64] = []
+            for t in 0..<tokens.count {
+                let records = plain.slice(Int(plainOffsets[t])..<Int(plainOffsets[t + 1]))
+                let start = bytes.count
+                if let columns = stored(t, records) { bytes += columns } else { bytes.append(contentsOf: records) }
+                checksums.append(ContentChecksum.of(bytes[start...]))
+                offsets.append(Int64(bytes.count))
             }
+            (postingBytes, postingOffset, postingChecksum) = (ByteRegion(bytes), offsets, checksums)
         }
 
         averageFieldLengths = postings.statistics.averageFieldLengths
@@ -243,6 +256,23 @@ public struct SearchIndex: Sendable {
         let raw = postingBytes.slice(lo..<hi)
         guard ContentChecksum.of(raw) == postingChecksum[t] else { return nil }
         let records = Int(recordCount[t])
+        guard records > BinaryPostingsColumns.threshold else {
+            var source = PlainRecords(reader: VarintReader(raw.bindMemory(to: UInt8.self)))
+            return decodeRecords(records, from: &source)
+        }
+        guard let (bytes, ranges) = BinaryPostingsColumns.streams(raw, recordCount: records, cap: parameters.maxPositions) else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            func reader(_ stream: BinaryPostingsColumns.Stream) -> VarintReader {
+                VarintReader(UnsafeBufferPointer(rebasing: buffer[ranges[stream.rawValue]]))
+            }
+            var source = ColumnRecords(head: reader(.head), text: reader(.text), first: reader(.first), tf: reader(.tf), later: reader(.later))
+            return decodeRecords(records, from: &source)
+        }
+    }
+
+    /// Decodes `records` records (docs/search.md §7) from `source`, checking that each number is
+    /// one the writer makes and that nothing is left over.
+    func decodeRecords<Source: PostingsRecordSource>(_ records: Int, from source: inout Source) -> PostingList? {
         let cap = parameters.maxPositions
         let n = ids.count
         var list = PostingList()
@@ -250,55 +280,51 @@ public struct SearchIndex: Sendable {
         list.tf.reserveCapacity(records); list.posStart.reserveCapacity(records)
         list.pos.reserveCapacity(records * 2)
         let dts = docTextStart
-        let ok: Bool = {
-            var reader = VarintReader(raw.bindMemory(to: UInt8.self))
-            var doc: UInt32 = 0
-            var lastDoc = -1, lastText = -1
-            for _ in 0..<records {
-                // The head: a new document (odd: its gap, then the text) or the next text of this one.
-                guard let head = reader.read() else { return false }
-                let x: Int
-                if head & 1 == 1 {
-                    // Only a token's first record may stay at document 0: a new document is a later one.
-                    let (next, overflow) = doc.addingReportingOverflow(head >> 1)
-                    guard !overflow, head >> 1 > 0 || lastDoc < 0, let tx = reader.read() else { return false }
-                    doc = next
-                    x = Int(tx)
-                } else {
-                    guard lastDoc >= 0 else { return false }
-                    x = lastText + 1 + Int(head >> 1)
-                }
-                guard doc < UInt32(n), let first = reader.read() else { return false }
-                var f: UInt32 = 1
-                if first & 1 == 1 {
-                    guard let more = reader.read(), more <= UInt32(Int32.max) - 2 else { return false }
-                    f = more + 2
-                }
-                let d = Int(doc)
-                guard x < Int(dts[d + 1] - dts[d]), d > lastDoc || (d == lastDoc && x > lastText) else { return false }
-                lastDoc = d; lastText = x
-                list.doc.append(Int32(d)); list.text.append(Int32(x)); list.tf.append(Int32(f))
-                list.posStart.append(Int32(list.pos.count))
-                let m = min(Int(f), cap)
-                // Positions stay below Int32.max (adjacency adds 1 to them); without any, p₀ is 0.
-                var p = first >> 1
-                guard m > 0 else {
-                    guard p == 0 else { return false }
-                    continue
-                }
-                guard p < UInt32(Int32.max) else { return false }
-                list.pos.append(Int32(p))
-                for _ in 1..<m {
-                    guard let delta = reader.read() else { return false }
-                    let (next, overflow) = p.addingReportingOverflow(delta)
-                    guard !overflow, next < UInt32(Int32.max) else { return false }
-                    p = next
-                    list.pos.append(Int32(p))
-                }
+        var doc: UInt32 = 0
+        var lastDoc = -1, lastText = -1
+        for _ in 0..<records {
+            // The head: a new document (odd: its gap, then the text) or the next text of this one.
+            guard let head = source.next(.head) else { return nil }
+            let x: Int
+            if head & 1 == 1 {
+                // Only a token's first record may stay at document 0: a new document is a later one.
+                let (next, overflow) = doc.addingReportingOverflow(head >> 1)
+                guard !overflow, head >> 1 > 0 || lastDoc < 0, let tx = source.next(.text) else { return nil }
+                doc = next
+                x = Int(tx)
+            } else {
+                guard lastDoc >= 0 else { return nil }
+                x = lastText + 1 + Int(head >> 1)
             }
-            return reader.isAtEnd
-        }()
-        return ok ? list : nil
+            guard doc < UInt32(n), let first = source.next(.first) else { return nil }
+            var f: UInt32 = 1
+            if first & 1 == 1 {
+                guard let more = source.next(.tf), more <= UInt32(Int32.max) - 2 else { return nil }
+                f = more + 2
+            }
+            let d = Int(doc)
+            guard x < Int(dts[d + 1] - dts[d]), d > lastDoc || (d == lastDoc && x > lastText) else { return nil }
+            lastDoc = d; lastText = x
+            list.doc.append(Int32(d)); list.text.append(Int32(x)); list.tf.append(Int32(f))
+            list.posStart.append(Int32(list.pos.count))
+            let m = min(Int(f), cap)
+            // Positions stay below Int32.max (adjacency adds 1 to them); without any, p₀ is 0.
+            var p = first >> 1
+            guard m > 0 else {
+                guard p == 0 else { return nil }
+                continue
+            }
+            guard p < UInt32(Int32.max) else { return nil }
+            list.pos.append(Int32(p))
+            for _ in 1..<m {
+                guard let delta = source.next(.later) else { return nil }
+                let (next, overflow) = p.addingReportingOverflow(delta)
+                guard !overflow, next < UInt32(Int32.max) else { return nil }
+                p = next
+                list.pos.append(Int32(p))
+            }
+        }
+        return source.isAtEnd ? list : nil
     }
 
     /// The texts of document `d` in text order: its own, or its text source's (nil without one).

@@ -240,6 +240,9 @@ final class SearchIndexCache: Sendable {
 
 /// Bytes in LEB128 varints.
 enum Varint {
+    /// The most bytes a 32-bit value takes.
+    static let maxLength = 5
+
     @inline(__always)
     static func length(_ v: UInt32) -> Int {
         v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x20_0000 ? 3 : v < 0x1000_0000 ? 4 : 5
