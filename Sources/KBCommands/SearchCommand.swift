@@ -324,11 +324,12 @@ public struct IndexCommand: KBCommand {
         abstract: "Build or refresh the search index in .kb/index, or keep it in memory for kb search.",
         discussion: """
         'kb search' checks every entry file before it searches. In a large knowledge base \
-        (20,000 entries or more) it starts a search server in the background, which keeps the \
-        index in memory, learns of changes from the kernel (inotify) and answers the next \
-        searches; the server stops after 15 minutes without a search. 'kb index --watch' runs \
-        one in the foreground, 'kb index --stop' stops it; KB_SEARCH_SERVER=off turns servers \
-        off, KB_SEARCH_SERVER=on starts one at any size.
+        (20,000 entries or more), run in a terminal, it starts a search server in the \
+        background, which keeps the index in memory, learns of changes from the kernel \
+        (inotify) and answers the next searches; the server stops after 15 minutes without a \
+        search. 'kb index --watch' runs one in the foreground, 'kb index --stop' stops it; \
+        KB_SEARCH_SERVER=off turns servers off, KB_SEARCH_SERVER=on starts one at any size and \
+        from scripts too.
         """,
         options: [rebuildOption, watchOption, idleTimeoutOption, stopOption, statusOption]
     )

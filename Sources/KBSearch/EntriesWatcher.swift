@@ -45,6 +45,9 @@ public final class EntriesWatcher {
     public init(entriesDirectory: String) throws {
         self.entriesDirectory = entriesDirectory
         #if os(Linux)
+        if let remote = Self.networkFileSystem(of: entriesDirectory) {
+            throw KBError("cannot watch \(entriesDirectory): it is on a \(remote) file system, where inotify does not see every change")
+        }
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw KBError("cannot watch \(entriesDirectory): inotify_init1: \(String(cString: strerror(errno)))") }
         fileDescriptor = fd
@@ -96,6 +99,34 @@ public final class EntriesWatcher {
     }
 
     #if os(Linux)
+    /// File systems whose files other machines (or another program behind them) change without
+    /// the kernel sending an event: network file systems and FUSE ones.
+    private static let unwatchableFileSystems: Set<String> = ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "afs", "coda",
+                                                               "gfs2", "ocfs2", "glusterfs", "lustre", "fuse", "fuseblk"]
+
+    /// The type of the file system `path` is on when inotify cannot be trusted there
+    /// (`/proc/self/mountinfo`: the mount with the longest mount point that holds the path).
+    static func networkFileSystem(of path: String) -> String? {
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
+        return networkFileSystem(of: URL(fileURLWithPath: path).resolvingSymlinksInPath().path, mountTable: table)
+    }
+
+    /// The same, for a resolved path and the text of a `mountinfo` table.
+    static func networkFileSystem(of resolved: String, mountTable table: String) -> String? {
+        var best: (mountPoint: String, type: String)?
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+            // Spaces and other characters in mount points are written as octal escapes (\040).
+            let mountPoint = String(fields[4]).replacingOccurrences(of: "\\040", with: " ")
+            let inside = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
+            if inside, mountPoint.count >= (best?.mountPoint.count ?? -1) { best = (mountPoint, String(fields[dash + 1])) }
+        }
+        guard let type = best?.type else { return nil }
+        let family = type.split(separator: ".").first.map(String.init) ?? type
+        return unwatchableFileSystems.contains(family) ? type : nil
+    }
+
     /// What one event means; adds the watches a new entry folder or link needs.
     private func event(wd: Int32, mask: UInt32, name: String) -> Changes {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {

@@ -181,9 +181,15 @@ final class SearchServer {
     private func open(forceRebuild: Bool, reason: SearchIndexStore.Freshness?) throws
         -> (index: SearchIndex, freshness: SearchIndexStore.Freshness, diagnostics: [Diagnostic]) {
         if forceRebuild || changed {
-            // Cleared first: an event during the check marks it again.
+            // Cleared first: an event during the check marks it again. A check that failed is
+            // made again by the next search.
             changed = false
-            opened = try store.open(forceRebuild: forceRebuild, reason: reason)
+            do {
+                opened = try store.open(forceRebuild: forceRebuild, reason: reason)
+            } catch {
+                changed = true
+                throw error
+            }
             return opened
         }
         return opened.freshness == .notSaved ? opened : (opened.index, .reused, [])

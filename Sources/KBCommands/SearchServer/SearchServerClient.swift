@@ -8,9 +8,10 @@ import Glibc
 /// `kb search`'s side of the search server (`SearchServer`): asks the server of its cache
 /// folder, and starts one in the background where a search without it is slow.
 ///
-/// `KB_SEARCH_SERVER` chooses: `auto` (the default) uses a running server and starts one after
-/// a search in a knowledge base of `autoStartEntries` entries or more; `on` does so at any size;
-/// `off` neither uses nor starts one.
+/// `KB_SEARCH_SERVER` chooses: `auto` (the default) uses a running server and, when `kb search`
+/// runs in a terminal (its standard error is one, so the note that says so is seen), starts one
+/// after a search in a knowledge base of `autoStartEntries` entries or more; `on` starts one at
+/// any size and from scripts too; `off` neither uses nor starts one.
 struct SearchServerClient {
     enum Mode: String {
         case auto, on, off
@@ -52,10 +53,11 @@ struct SearchServerClient {
         return reply
     }
 
-    /// Starts `kb index --watch` in the background when the mode asks for it at this size and
-    /// this process is `kb` itself (not a test calling the command); says so on standard error.
+    /// Starts `kb index --watch` in the background when the mode asks for it (at this size, and
+    /// in a terminal unless `on`) and this process is `kb` itself (not a test calling the
+    /// command); says so on standard error.
     func startIfWorthwhile(documentCount: Int) {
-        guard mode == .on || (mode == .auto && documentCount >= Self.autoStartEntries),
+        guard mode == .on || (mode == .auto && documentCount >= Self.autoStartEntries && context.stderr.isTerminal),
               let executable = context.executablePath else { return }
         var arguments = ["index", "--watch", "--idle-timeout", "\(Self.autoIdleTimeout)"]
         if let root = context.root?.path { arguments += ["--root", root] }

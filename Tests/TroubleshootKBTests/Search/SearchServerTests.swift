@@ -175,6 +175,19 @@ import Glibc
         #expect(watcher.changes() == .some)
     }
 
+    /// Where inotify does not see every change (a network or FUSE file system), no server is started.
+    @Test(arguments: [("/srv/kb/entries", "nfs4"), ("/srv/kb", "nfs4"), ("/home/me/kb/entries", nil), ("/srv/kbx/entries", nil),
+                      ("/mnt/my disk/kb", "fuse.sshfs"), ("/srv/kb/local/entries", nil)] as [(String, String?)])
+    func networkFileSystemsAreNotWatched(_ path: String, _ type: String?) {
+        let table = """
+        22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw
+        40 22 0:45 / /srv/kb rw,relatime shared:20 - nfs4 server:/kb rw,vers=4.2
+        41 40 254:1 / /srv/kb/local rw,relatime shared:21 - ext4 /dev/vdb rw
+        42 22 0:46 / /mnt/my\\040disk rw,nosuid shared:22 - fuse.sshfs me@host:/ rw
+        """
+        #expect(EntriesWatcher.networkFileSystem(of: path, mountTable: table) == type)
+    }
+
     /// As a process: `kb search` starts a server in the background without keeping the caller
     /// waiting (its output ends when `kb search` exits), the next search is the server's, and
     /// `kb index --stop` ends it.
