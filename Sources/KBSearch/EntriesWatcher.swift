@@ -165,11 +165,16 @@ public final class EntriesWatcher {
     }
 
     /// Watches `<entries>/<name>` when it is a folder (or a link to one; the watch is then on
-    /// the folder it points to) and the folder its `entry.md` points into when that is a link.
+    /// the folder it points to) and the folder its `entry.md` points into when that is a link;
+    /// for a linked file there (a linked glossary), the folder it points into.
     private func watchEntryFolder(named name: String) throws {
         let path = entriesDirectory + "/" + name
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
+        guard stat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            try watchLinkTarget(of: path)
+            return
+        }
         var linkInfo = stat()
         let linked = lstat(path, &linkInfo) == 0 && linkInfo.st_mode & S_IFMT == S_IFLNK
         _ = try addWatch(path, allNames: linked)

@@ -69,13 +69,11 @@ extension SearchIndex {
         return header.bytes + eager
     }
 
-    /// The checksum of the stored eager part and its plain length: checked before the length is
+    /// The checksum of the stored eager part with its plain length mixed in (times an odd
+    /// constant, so that any other length gives another value): checked before the length is
     /// trusted to decompress into.
     static func eagerChecksum(stored: UnsafeRawBufferPointer, plainLength: UInt64) -> UInt64 {
-        var bytes = BinaryWriter()
-        bytes.uint64(plainLength)
-        bytes.bytes.append(contentsOf: stored)
-        return ContentChecksum.of(bytes.bytes[...])
+        ContentChecksum.of(stored) ^ (plainLength &* 0x9E37_79B9_7F4A_7C15)
     }
 
     /// The index as a versioned, checksummed binary blob (docs/search.md §7). `fingerprint` is

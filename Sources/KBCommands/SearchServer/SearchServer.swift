@@ -33,6 +33,9 @@ final class SearchServer {
     private var changed = false
     /// Searches answered (for `status`).
     private(set) var searches = 0
+    /// The entries folder with its links resolved when the server started: a link that now
+    /// points elsewhere makes the server stop (it watches the folder it pointed to).
+    private let resolvedEntries: String
 
     /// Takes the cache folder's lock, listens on its socket, starts watching the entries and
     /// opens the index (building it when needed). Throws when another server holds the lock.
@@ -40,6 +43,7 @@ final class SearchServer {
         self.context = context
         self.idleTimeout = idleTimeout
         paths = SearchServerPaths(cacheDirectory: context.cacheDirectory)
+        resolvedEntries = URL(fileURLWithPath: context.entriesDirectory).resolvingSymlinksInPath().path
         store = SearchIndexStore(entriesDirectory: context.entriesDirectory, cacheDirectory: paths.indexDirectory,
                                  workingDirectory: context.workingDirectory, linter: .standard)
         guard UnixSocket.fits(paths.socket) else {
@@ -108,6 +112,13 @@ final class SearchServer {
         }
     }
 
+    /// Why the server can no longer answer for its entries folder when the path now leads to
+    /// another folder (a linked entries folder pointed elsewhere).
+    private func movedEntries() -> String? {
+        let now = URL(fileURLWithPath: context.entriesDirectory).resolvingSymlinksInPath().path
+        return now == resolvedEntries ? nil : "\(context.entriesDirectory) now leads to \(now), not \(resolvedEntries)"
+    }
+
     /// Answers one request; the reason to stop after it, if any.
     private func answer(_ client: UnixSocket) -> String? {
         client.setTimeout(seconds: 30)
@@ -136,7 +147,7 @@ final class SearchServer {
                 return nil
             }
             // Whatever was done before this client connected is queued by now.
-            if let lost = followChanges() {
+            if let lost = followChanges() ?? movedEntries() {
                 reply(SearchServerReply(status: .declined, pid: pid, reason: lost))
                 return lost
             }

@@ -154,6 +154,40 @@ import Glibc
         #expect(stopped.stdout.contains("was removed or moved"), "\(stopped.stdout)")
     }
 
+    /// A glossary linked from outside the entries folder: its target is watched too.
+    @Test func anEditedLinkedGlossaryIsSeen() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        TestSupport.write(SearchIndexFreshnessTests.glossary(en: "hourglass"), to: dir + "/shared/glossary.yaml")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/entries/glossary.yaml", withDestinationPath: "../shared/glossary.yaml")
+        let server = try RunningServer(in: dir)
+        try Self.check(.init(query: "hourglass", ids: ["old-name"]), in: dir)
+        try SearchIndexFreshnessTests.rewriteInPlace(dir + "/shared/glossary.yaml", "hourglass", "sandglass", keepModificationTime: true)
+        try Self.check(.init(query: "sandglass", ids: ["old-name"]), in: dir)
+        try Self.check(.init(query: "hourglass", ids: []), in: dir)
+        #expect(server.status() == 3)
+        #expect(server.stop()?.code == 0)
+    }
+
+    /// A linked entries folder pointed at another folder: the server stops, and the search is
+    /// made, without it, in the folder the link now leads to.
+    @Test func aServerStopsWhenItsLinkedEntriesFolderLeadsElsewhere() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let fm = FileManager.default
+        try fm.moveItem(atPath: dir + "/entries", toPath: dir + "/first")
+        try fm.copyItem(atPath: dir + "/first", toPath: dir + "/second")
+        try SearchIndexFreshnessTests.rewriteInPlace(dir + "/second/title-color/entry.md", "颜色", "颜料", keepModificationTime: true)
+        try fm.createSymbolicLink(atPath: dir + "/entries", withDestinationPath: "first")
+        let server = try RunningServer(in: dir)
+        try Self.check(.init(query: "颜色", ids: ["title-color"]), in: dir)
+        try fm.removeItem(atPath: dir + "/entries")
+        try fm.createSymbolicLink(atPath: dir + "/entries", withDestinationPath: "second")
+        try Self.check(.init(query: "颜料", ids: ["title-color"]), in: dir)
+        let stopped = try #require(server.stopped())
+        #expect(stopped.stdout.contains("now leads to"), "\(stopped.stdout)")
+    }
+
     @Test func theWatcherTellsWhatMayMatter() throws {
         let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
         defer { TestSupport.remove(dir) }
