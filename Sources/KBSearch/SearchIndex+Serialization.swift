@@ -137,6 +137,7 @@ extension SearchIndex {
             concepts.append(SearchGlossary.Concept(id: id, name: name, terms: try (0..<termCount).map { _ in try r.string() }))
         }
         self.init(parameters: p)
+        storedFingerprint = fingerprint
         glossary = concepts.isEmpty ? .empty : SearchGlossary(concepts: concepts)
         let n = try r.int()
         var columns: [SearchStrings] = []

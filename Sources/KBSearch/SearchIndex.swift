@@ -40,6 +40,8 @@ public struct SearchIndex: Sendable {
     var storesTexts = true
     /// Where an index without texts of its own reads them (nil: its results have no snippets).
     public internal(set) var textSource: SearchTextSource? = nil
+    /// The fingerprint an index read from a file was written with (empty for one built in memory).
+    public internal(set) var storedFingerprint = ""
     /// Field lengths in tokens as scored (quantized, `SearchFieldLength.scored`),
     /// `fieldLengths[d * fieldCount + f]`; the averages are of the exact lengths.
     var fieldLengths: [Int32] = []

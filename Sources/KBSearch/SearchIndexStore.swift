@@ -52,12 +52,22 @@ public struct SearchIndexStore: Sendable {
     public func open(forceRebuild: Bool = false, reason: Freshness? = nil) throws -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
         // Taken before the first stat: a change after it stamps a later change time (§12).
         let scanTime = Self.now()
-        let scan = try Self.scan(in: entriesDirectory)
         let manifestPath = (cacheDirectory as NSString).appendingPathComponent(Self.manifestName)
         let indexPath = (cacheDirectory as NSString).appendingPathComponent(Self.indexName)
+        // The index is read while the entry files are checked (the common case is that it is
+        // current); it is used only if its fingerprint is the one the check makes.
+        let entries = entriesDirectory
+        let early = forceRebuild ? nil : BackgroundTask {
+            try SearchIndex.read(from: URL(fileURLWithPath: indexPath), texts: .entries(in: entries))
+        }
+        func index(withFingerprint fingerprint: String) -> SearchIndex? {
+            guard let index = try? early?.wait(), index.storedFingerprint == fingerprint else { return nil }
+            return index
+        }
+        let scan = try Self.scan(in: entriesDirectory)
         // The common case: no file came, went or changed its status since the manifest was written.
         if !forceRebuild, let fingerprint = Self.unchangedFingerprint(scan, manifestPath: manifestPath, scanTime: scanTime, extra: glossaryHash()),
-           let index = try? SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint, texts: .entries(in: entriesDirectory)) {
+           let index = index(withFingerprint: fingerprint) {
             return (index, .reused, [])
         }
         let files = (0..<scan.count).map { (path: scan.path($0), status: scan.status[$0], outside: scan.outside[$0]) }
@@ -106,7 +116,8 @@ public struct SearchIndexStore: Sendable {
         if !changed {
             let fingerprint = fingerprint(of: states)
             do {
-                let index = try SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint, texts: .entries(in: entriesDirectory))
+                let index = try index(withFingerprint: fingerprint)
+                    ?? SearchIndex.read(from: URL(fileURLWithPath: indexPath), expectedFingerprint: fingerprint, texts: .entries(in: entriesDirectory))
                 if states != previousList || leftRacyWindow {
                     try? Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
                 }
