@@ -30,7 +30,12 @@ struct SearchServerClient {
     /// Nil when the environment turns the server off or the cache folder's path does not fit a socket.
     init?(context: CommandContext) {
         let value = context.environment["KB_SEARCH_SERVER"].map { $0.lowercased() } ?? ""
-        mode = Mode(rawValue: value.isEmpty ? "auto" : value) ?? .auto
+        if let known = Mode(rawValue: value.isEmpty ? "auto" : value) {
+            mode = known
+        } else {
+            context.stderr.print("warning: KB_SEARCH_SERVER=\(value) is not auto, on or off; auto is used")
+            mode = .auto
+        }
         paths = SearchServerPaths(cacheDirectory: context.cacheDirectory)
         self.context = context
         guard mode != .off, UnixSocket.fits(paths.socket) else { return nil }
@@ -53,12 +58,23 @@ struct SearchServerClient {
         return reply
     }
 
+    /// Whether a server holds the cache folder's lock: one that is starting (it takes the lock
+    /// before it listens) or one that did not answer; no other is started then.
+    func serverHoldsTheLock() -> Bool {
+        let fd = open(paths.lock, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return true }
+        flock(fd, LOCK_UN)
+        return false
+    }
+
     /// Starts `kb index --watch` in the background when the mode asks for it (at this size, and
     /// in a terminal unless `on`) and this process is `kb` itself (not a test calling the
     /// command); says so on standard error.
     func startIfWorthwhile(documentCount: Int) {
         guard mode == .on || (mode == .auto && documentCount >= Self.autoStartEntries && context.stderr.isTerminal),
-              let executable = context.executablePath else { return }
+              let executable = context.executablePath, !serverHoldsTheLock() else { return }
         var arguments = ["index", "--watch", "--idle-timeout", "\(Self.autoIdleTimeout)"]
         if let root = context.root?.path { arguments += ["--root", root] }
         do {

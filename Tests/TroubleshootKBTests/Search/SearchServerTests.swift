@@ -122,6 +122,27 @@ import Glibc
         #expect(TestSupport.kb(["index", "--status"], in: dir).stdout.contains("no search server runs"))
     }
 
+    /// `kb search` starts no second server while one holds the lock (starting, or not answering),
+    /// and says when `KB_SEARCH_SERVER` has a value it does not know.
+    @Test func noSecondServerIsStartedAndUnknownModesAreNamed() throws {
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        func client() throws -> SearchServerClient {
+            var context = CommandContext(workingDirectory: dir, stdout: OutputStream(capturingAsTerminal: false),
+                                         stderr: OutputStream(capturingAsTerminal: false), environment: ["KB_SEARCH_SERVER": "on"])
+            context.root = try KnowledgeBaseRoot.discover(workingDirectory: dir, environment: [:], explicit: nil).0
+            return try #require(SearchServerClient(context: context))
+        }
+        #expect(try !client().serverHoldsTheLock())
+        let server = try RunningServer(in: dir)
+        #expect(try client().serverHoldsTheLock())
+        #expect(server.stop()?.code == 0)
+        #expect(try !client().serverHoldsTheLock())
+        let unknown = TestSupport.kb(["search", "颜色"], in: dir, environment: ["KB_SEARCH_SERVER": "yes"])
+        #expect(unknown.code == 0)
+        #expect(unknown.stderr.contains("warning: KB_SEARCH_SERVER=yes is not auto, on or off; auto is used"), "\(unknown.stderr)")
+    }
+
     @Test func aServerOfAnotherBuildDeclinesAndStops() throws {
         let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
         defer { TestSupport.remove(dir) }
