@@ -21,9 +21,13 @@ enum BinaryPostingsColumns {
 
     /// The stored form of `recordCount` plain records with at most `cap` positions each; nil
     /// when the records do not parse (they are the writer's own, so never).
-    static func store(plain: UnsafeRawBufferPointer, recordCount: Int, cap: Int) -> [UInt8]? {
+    static func store(plain: [UInt8], recordCount: Int, cap: Int) -> [UInt8]? {
+        plain.withUnsafeBufferPointer { store(VarintReader($0), recordCount: recordCount, cap: cap) }
+    }
+
+    private static func store(_ plain: VarintReader, recordCount: Int, cap: Int) -> [UInt8]? {
         var streams = [[UInt8]](repeating: [], count: Stream.allCases.count)
-        var reader = VarintReader(plain.bindMemory(to: UInt8.self))
+        var reader = plain
         func copy(_ stream: Stream) -> UInt32? {
             guard let v = reader.read() else { return nil }
             Varint.append(v, to: &streams[stream.rawValue])

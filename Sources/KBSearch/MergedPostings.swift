@@ -127,7 +127,7 @@ struct MergedPostings {
     /// give the bytes to store instead of token `t`'s records (it is called on all cores, a group
     /// of tokens with up to `groupBytes` of records at a time, and the results written in order).
     func write<Encoding: PostingsEncoding>(_: Encoding.Type, into spill: SpillFile, groupBytes: Int = 8 << 20,
-                                           storing: (Int, UnsafeRawBufferPointer) -> [UInt8]? = { _, _ in nil }) -> (offsets: [Int64], checksums: [UInt64]) {
+                                           storing: (Int, [UInt8]) -> [UInt8]? = { _, _ in nil }) -> (offsets: [Int64], checksums: [UInt64]) {
         var offsets: [Int64] = [0]
         offsets.reserveCapacity(tokenCount + 1)
         var checksums: [UInt64] = []
@@ -147,7 +147,7 @@ struct MergedPostings {
                     write(token: t, Encoding.self, into: &out)
                 }
                 records.removeLast()
-                let stored = records.withUnsafeBytes { storing(t, $0) } ?? records
+                let stored = storing(t, records) ?? records
                 return (stored, ContentChecksum.of(stored[...]))
             }
             for (k, token) in group.enumerated() {

@@ -64,17 +64,12 @@ extension SearchIndex {
         header.uint32(SearchIndex.binaryFormatVersion)
         header.uint64(UInt64(eager.count))
         header.uint64(UInt64(w.bytes.count))
-        header.uint64(eager.withUnsafeBytes { Self.eagerChecksum(stored: $0, plainLength: UInt64(w.bytes.count)) })
+        header.uint64(ContentChecksum.of(eager[...]))
         header.uint64(UInt64(postingBytes.count))
         return header.bytes + eager
     }
 
-    /// The checksum of the stored eager part with its plain length mixed in (times an odd
-    /// constant, so that any other length gives another value): checked before the length is
-    /// trusted to decompress into.
-    static func eagerChecksum(stored: UnsafeRawBufferPointer, plainLength: UInt64) -> UInt64 {
-        ContentChecksum.of(stored) ^ (plainLength &* 0x9E37_79B9_7F4A_7C15)
-    }
+
 
     /// The index as a versioned, checksummed binary blob (docs/search.md §7). `fingerprint` is
     /// stored as is and checked by `init(serialized:expectedFingerprint:)` (e.g. a hash of the
@@ -112,7 +107,8 @@ extension SearchIndex {
         }
         let eagerStart = SearchIndex.headerSize, postingsStart = eagerStart + Int(eagerLength)
         let storedEager = region.slice(eagerStart..<postingsStart)
-        guard Self.eagerChecksum(stored: storedEager, plainLength: eagerPlainLength) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
+        // The frame's header must say the same length (`Zstd.decompress`) before it is decompressed.
+        guard ContentChecksum.of(storedEager) == eagerSum else { throw SearchIndexError.corrupt("checksum") }
         var plainEager: [UInt8] = []
         guard Zstd.decompress(storedEager, rawLength: Int(eagerPlainLength), appendingTo: &plainEager) else { throw SearchIndexError.corrupt("eager part") }
         let eagerRegion = ByteRegion(plainEager)

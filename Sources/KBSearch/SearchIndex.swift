@@ -208,7 +208,7 @@ public struct SearchIndex: Sendable {
         recordCount = postings.recordCount
         // Large lists are stored in columns (`BinaryPostingsColumns`), the others as plain records.
         let counts = postings.recordCount, cap = parameters.maxPositions
-        func stored(_ t: Int, _ plain: UnsafeRawBufferPointer) -> [UInt8]? {
+        func stored(_ t: Int, _ plain: [UInt8]) -> [UInt8]? {
             Int(counts[t]) > BinaryPostingsColumns.threshold ? BinaryPostingsColumns.store(plain: plain, recordCount: Int(counts[t]), cap: cap) : nil
         }
         if let postingsSpill {
@@ -220,9 +220,9 @@ public struct SearchIndex: Sendable {
             var offsets: [Int64] = [0]
             var checksums: [UInt64] = []
             for t in 0..<tokens.count {
-                let records = plain.slice(Int(plainOffsets[t])..<Int(plainOffsets[t + 1]))
+                let records = Array(plain.slice(Int(plainOffsets[t])..<Int(plainOffsets[t + 1])))
                 let start = bytes.count
-                if let columns = stored(t, records) { bytes += columns } else { bytes.append(contentsOf: records) }
+                bytes += stored(t, records) ?? records
                 checksums.append(ContentChecksum.of(bytes[start...]))
                 offsets.append(Int64(bytes.count))
             }

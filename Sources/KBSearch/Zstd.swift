@@ -25,10 +25,11 @@ enum Zstd {
         bytes.withUnsafeBytes { compress($0, level: level) }
     }
 
-    /// Appends the content of `frame` to `output` when it is one valid frame of exactly
-    /// `rawLength` bytes; false otherwise (a damaged or longer frame never writes past `rawLength`).
+    /// Appends the content of `frame` to `output` when it is one valid frame whose header says
+    /// it holds exactly `rawLength` bytes (as `compress` writes it) and that does; false
+    /// otherwise, before anything is reserved when the header says another length or none.
     static func decompress(_ frame: UnsafeRawBufferPointer, rawLength: Int, appendingTo output: inout [UInt8]) -> Bool {
-        guard rawLength >= 0 else { return false }
+        guard rawLength >= 0, ZSTD_getFrameContentSize(frame.baseAddress, frame.count) == UInt64(rawLength) else { return false }
         let start = output.count
         // One byte more than the content, so the buffer has an address even for an empty frame.
         output.append(contentsOf: repeatElement(0, count: rawLength + 1))
