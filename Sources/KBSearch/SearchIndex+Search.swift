@@ -37,8 +37,12 @@ extension SearchIndex {
         var tokenizer = SearchTokenizer()
         tokenizer.tokenize(query, mode: .query, glossary: glossary)
         var q = PreparedQuery()
+        let searched = KnownIdentifierRule.searchedTokens(
+            kinds: tokenizer.kinds, starts: tokenizer.normalizedStarts, ends: tokenizer.normalizedEnds,
+            literalCount: tokenizer.literalCount) { k in tokens.find(tokenizer.string(at: k)) >= 0 }
         var qIndex: [Int] = []
         for k in 0..<tokenizer.count {
+            guard searched[k] else { qIndex.append(-1); continue }
             let s = tokenizer.string(at: k)
             if let i = q.tokens.firstIndex(of: s) {
                 qIndex.append(i)
@@ -57,8 +61,8 @@ extension SearchIndex {
         func overlaps(_ x: Int, _ y: Int) -> Bool {
             tokenizer.normalizedStarts[x] < tokenizer.normalizedEnds[y] && tokenizer.normalizedStarts[y] < tokenizer.normalizedEnds[x]
         }
-        for a in 0..<literal where tokenizer.kinds[a] != SearchTokenizer.kindIdentifier {
-            for b in 0..<literal where tokenizer.kinds[b] != SearchTokenizer.kindIdentifier
+        for a in 0..<literal where searched[a] && tokenizer.kinds[a] != SearchTokenizer.kindIdentifier {
+            for b in 0..<literal where searched[b] && tokenizer.kinds[b] != SearchTokenizer.kindIdentifier
                 && tokenizer.positions[b] == tokenizer.positions[a] + 1 {
                 let pair = (qIndex[a], qIndex[b])
                 var pi = q.pairs.firstIndex { $0 == pair } ?? -1
@@ -73,7 +77,7 @@ extension SearchIndex {
         q.coveredBy = Array(repeating: [], count: q.tokens.count)
         q.covers = Array(repeating: [], count: q.tokens.count)
         for c in literal..<n {
-            for l in 0..<literal where overlaps(c, l) {
+            for l in 0..<literal where searched[l] && overlaps(c, l) {
                 let qc = qIndex[c], ql = qIndex[l]
                 if !q.covers[qc].contains(ql) { q.covers[qc].append(ql) }
                 if !q.coveredBy[ql].contains(qc) { q.coveredBy[ql].append(qc) }
@@ -85,7 +89,7 @@ extension SearchIndex {
         // corrections of tokens the index barely knows.
         let queryEnd = Int32(tokenizer.normalized.count)
         var isLast = [Bool](repeating: false, count: q.literalCount)
-        for k in 0..<literal where tokenizer.normalizedEnds[k] == queryEnd { isLast[qIndex[k]] = true }
+        for k in 0..<literal where searched[k] && tokenizer.normalizedEnds[k] == queryEnd { isLast[qIndex[k]] = true }
         let exclude = Set(q.tokens[0..<q.literalCount])
         var candidatesOfHead: [String: [SearchExpansionRules.Candidate]] = [:]
         for qi in 0..<q.literalCount {

@@ -61,11 +61,42 @@ test('a query loads only the shards of its tokens and the documents it shows', a
   const q = expected.queries.find((x) => !x.filters.langs.length && !x.filters.tags.length && !x.filters.statuses.length);
   const results = await kb.search(q.query, { limit: q.limit });
   assert.deepEqual(summary(results), summary(q.results));
-  const needed = new Set(KBSearch.tokenize(q.query, 'query', kb.index.glossary).map((t) => KBSearch.shardOf(t, meta.shardCount)));
+  // The query's tokens but the parts of the name the index has (toolbarColorScheme).
+  const tokens = KBSearch.analyze(q.query, 'query', kb.index.glossary).filter((t) => t.kind !== 'part').map((t) => t.text);
+  const needed = new Set(tokens.map((t) => KBSearch.shardOf(t, meta.shardCount)));
   assert.deepEqual(new Set(fetched.filter((n) => n.startsWith('search-shard-'))), new Set([...needed].map((s) => `search-shard-${s}.json`)));
   assert.deepEqual(new Set(fetched.filter((n) => n.startsWith('search-doc-'))), new Set(results.map((r) => `search-doc-${r.docIndex}.json`)));
   assert.ok(!fetched.includes('search-filters.json'), 'filter data is loaded only to filter');
   assert.deepEqual(kb.index.missingShards(q.query), []);
+});
+
+test('the parts of a name are asked for only when the index does not have the name', () => {
+  const index = KBSearch.createIndex(meta);
+  const shard = (t) => KBSearch.shardOf(t, meta.shardCount);
+  const load = (shards) => shards.forEach((i) => index.addShard(i, read(`web/search-shard-${i}.json`)));
+  const loadAll = (query) => {
+    for (let m = index.missing(query); m.shards.length + m.tokenFiles.length + m.vocabularies.length; m = index.missing(query)) {
+      load(m.shards);
+      m.tokenFiles.forEach((k) => index.addTokenFile(k, read(`web/search-token-${k}.json`)));
+      m.vocabularies.forEach((v) => index.addVocabulary(v, read(`web/search-vocab-${v}.json`)));
+    }
+  };
+  // First the name itself; the index has toolbarcolorscheme, so nothing else is needed.
+  assert.deepEqual(index.missingShards('toolbarColorScheme'), [shard('toolbarcolorscheme')]);
+  load(index.missingShards('toolbarColorScheme'));
+  assert.deepEqual(index.missingShards('toolbarColorScheme'), []);
+  loadAll('toolbarColorScheme');
+  const found = index.search('toolbarColorScheme');
+  assert.deepEqual(found.map((r) => read(`web/search-doc-${r.docIndex}.json`).id), ['zh-toolbar-color-scheme']);
+  // A name no entry has: once its shard says so, the shards of its parts.
+  const unknown = 'navigationBarColorScheme';
+  const parts = ['navigation', 'bar', 'color', 'scheme'];
+  load(index.missingShards(unknown));
+  assert.deepEqual(new Set(index.missingShards(unknown)), new Set(parts.map(shard).filter((i) => !index.shards[i])));
+  load(index.missingShards(unknown));
+  assert.deepEqual(index.missingShards(unknown), []);
+  loadAll(unknown);
+  assert.ok(index.search(unknown).length > 0, 'the parts find entries');
 });
 
 test('a cross-language query loads the shards of its concept tokens too', async () => {

@@ -589,9 +589,11 @@
       return true;
     }
     var full = analyzeFull(query, 'query', this.glossary), toks = full.tokens;
+    // Tokens inside an identifier are asked for once the identifier is known to be missing.
+    var searched = searchedTokens(full, function (t) { return dfOf(self, t); });
     var ready = true;
-    for (var i = 0; i < toks.length; i++) if (!token(toks[i].text)) ready = false;
-    var candidates = expansionCandidates(this, full);
+    for (var i = 0; i < toks.length; i++) if (searched[i] && !token(toks[i].text)) ready = false;
+    var candidates = expansionCandidates(this, full, searched);
     for (i = 0; i < candidates.length; i++) {
       var v = candidates[i].vocabulary;
       if (!this.vocabularies[v]) { need('vocabularies', v); ready = false; }
@@ -788,15 +790,42 @@
   }
 
   /**
-   * The distinct literal tokens of an analysed query that may expand, with their scalars, whether
-   * they end the query, their document frequency (null while unknown) and their vocabulary file;
-   * `vocabulary` is -1 for a token that cannot expand (a typo candidate whose df is unknown yet).
+   * Which emitted tokens of an analysed query are searched (docs/search.md §4, known
+   * identifiers): all but the parts and identifiers inside a literal identifier the index has
+   * (`df` > 0), so a name the index knows is searched as itself. df(token) is the document
+   * frequency, or null while the token's file is not loaded: the tokens inside such an
+   * identifier are left out until it is known (missing asks for the identifier first).
+   * KnownIdentifierRule in the Swift library is the same rule.
    */
-  function expansionCandidates(index, full) {
+  function searchedTokens(full, df) {
+    var toks = full.tokens, literal = full.literalCount, searched = [];
+    for (var k = 0; k < toks.length; k++) searched.push(true);
+    for (var i = 0; i < literal; i++) {
+      if (toks[i].kind !== 'identifier') continue;
+      var known = df(toks[i].text);
+      if (known !== null && !(known > 0)) continue;
+      for (k = 0; k < literal; k++) {
+        var kind = toks[k].kind;
+        if (k !== i && (kind === 'part' || kind === 'identifier') && toks[k].a >= toks[i].a && toks[k].b <= toks[i].b) {
+          searched[k] = false;
+        }
+      }
+    }
+    return searched;
+  }
+
+  /**
+   * The distinct searched literal tokens of an analysed query that may expand, with their
+   * scalars, whether they end the query, their document frequency (null while unknown) and their
+   * vocabulary file; `vocabulary` is -1 for a token that cannot expand (a typo candidate whose df
+   * is unknown yet).
+   */
+  function expansionCandidates(index, full, searched) {
     var x = index.meta.expansion, out = [], seen = Object.create(null);
     if (!x) return out;
     var toks = full.tokens;
     for (var k = 0; k < full.literalCount; k++) {
+      if (!searched[k]) continue;
       var t = toks[k].text;
       var last = toks[k].b === full.length;
       if (seen[t]) { if (last) seen[t].isLast = true; continue; }
@@ -845,10 +874,12 @@
   function prepare(index, query, namesOnly) {
     var full = analyzeFull(query, 'query', index.glossary);
     var toks = full.tokens, literal = full.literalCount;
+    var searched = searchedTokens(full, function (t) { return dfOf(index, t); });
     var q = { tokens: [], entries: [], idfs: [], sumIdf: 0, pairs: [], pairConcepts: [], literalCount: 0,
       coveredBy: [], covers: [] };
     var qIndex = [];
     for (var k = 0; k < toks.length; k++) {
+      if (!searched[k]) { qIndex.push(-1); continue; }
       var i = q.tokens.indexOf(toks[k].text);
       if (i >= 0) {
         qIndex.push(i);
@@ -863,9 +894,9 @@
     }
     for (k = 0; k < q.literalCount; k++) q.sumIdf += q.idfs[k];
     for (var a = 0; a < literal; a++) {
-      if (toks[a].kind === 'identifier') continue;
+      if (!searched[a] || toks[a].kind === 'identifier') continue;
       for (var b = 0; b < literal; b++) {
-        if (toks[b].kind === 'identifier' || toks[b].position !== toks[a].position + 1) continue;
+        if (!searched[b] || toks[b].kind === 'identifier' || toks[b].position !== toks[a].position + 1) continue;
         var pa = qIndex[a], pb = qIndex[b], pi = -1;
         for (var x = 0; x < q.pairs.length; x++) if (q.pairs[x][0] === pa && q.pairs[x][1] === pb) { pi = x; break; }
         if (pi < 0) { pi = q.pairs.length; q.pairs.push([pa, pb]); q.pairConcepts.push([]); }
@@ -879,7 +910,7 @@
     for (k = 0; k < q.tokens.length; k++) { q.coveredBy.push([]); q.covers.push([]); }
     for (c = literal; c < toks.length; c++) {
       for (var l = 0; l < literal; l++) {
-        if (!overlaps(toks[c], toks[l])) continue;
+        if (!searched[l] || !overlaps(toks[c], toks[l])) continue;
         var qc = qIndex[c], ql = qIndex[l];
         if (q.covers[qc].indexOf(ql) < 0) q.covers[qc].push(ql);
         if (q.coveredBy[ql].indexOf(qc) < 0) q.coveredBy[ql].push(qc);
@@ -894,7 +925,7 @@
     var exclude = Object.create(null);
     for (k = 0; k < q.literalCount; k++) exclude[q.tokens[k]] = true;
     var byToken = Object.create(null);
-    expansionCandidates(index, full).forEach(function (c) { byToken[c.token] = c; });
+    expansionCandidates(index, full, searched).forEach(function (c) { byToken[c.token] = c; });
     q.expansions = [];
     for (k = 0; k < q.literalCount; k++) {
       var cand = byToken[q.tokens[k]];

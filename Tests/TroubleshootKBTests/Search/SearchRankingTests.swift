@@ -44,6 +44,22 @@ import Testing
         #expect(ids("qwertyuiop zzz").isEmpty)
     }
 
+    @Test func aNameTheIndexKnowsIsSearchedAsItself() {
+        let index = SearchIndex.build(documents: [
+            SearchDocument(id: "api", lang: "en", title: "x", fields: [.body: [FieldText("Set toolbarColorScheme on the view")]]),
+            SearchDocument(id: "bar", lang: "en", title: "x", fields: [.body: [FieldText("UINavigationBar keeps its shadow")]]),
+            SearchDocument(id: "words", lang: "en", title: "x", fields: [.body: [FieldText("The toolbar color scheme looks wrong")]]),
+        ])
+        // The index has the name: its parts would only add every text about a toolbar or a colour.
+        #expect(index.prepare("toolbarColorScheme not working").tokens == ["toolbarcolorscheme", "working"])
+        #expect(index.search(query: "toolbarColorScheme").map(\.id) == ["api"])
+        // A name no entry has is searched by its words as well.
+        #expect(index.prepare("navigationBarColorScheme").tokens == ["navigationbarcolorscheme", "navigation", "bar", "color", "scheme"])
+        #expect(Set(index.search(query: "navigationBarColorScheme").map(\.id)) == ["api", "bar", "words"])
+        // Segment by segment: the known segment stands for its parts, the unknown dotted name does not.
+        #expect(index.prepare("UINavigationBar.appearance()").tokens == ["uinavigationbar.appearance", "uinavigationbar", "appearance"])
+    }
+
     @Test func adjacentBigramsBeatScatteredCharacters() {
         let results = ids("导航栏颜色")
         #expect(results.first == "zh-toolbar-color-scheme")
