@@ -122,6 +122,11 @@ public struct SearchCommand: KBCommand {
             return ExitCode.failure
         }
         let style = context.style
+        if explain {
+            for known in index.knownIdentifiers(in: query) {
+                context.stdout.print(style.dim("\(known.name) is searched as itself (the index has it): \(known.leftOut.joined(separator: ", ")) left out"))
+            }
+        }
         for (rank, result) in results.enumerated() {
             let doc = result.docIndex
             let title = index.title(ofDocument: doc)

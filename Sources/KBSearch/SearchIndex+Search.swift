@@ -37,9 +37,7 @@ extension SearchIndex {
         var tokenizer = SearchTokenizer()
         tokenizer.tokenize(query, mode: .query, glossary: glossary)
         var q = PreparedQuery()
-        let searched = KnownIdentifierRule.searchedTokens(
-            kinds: tokenizer.kinds, starts: tokenizer.normalizedStarts, ends: tokenizer.normalizedEnds,
-            literalCount: tokenizer.literalCount) { k in tokens.find(tokenizer.string(at: k)) >= 0 }
+        let searched = leftOutBy(tokenizer).map { $0 == nil }
         var qIndex: [Int] = []
         for k in 0..<tokenizer.count {
             guard searched[k] else { qIndex.append(-1); continue }

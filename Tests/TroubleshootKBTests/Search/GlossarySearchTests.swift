@@ -167,6 +167,8 @@ import Testing
         #expect(via.first?["name"] == "navigation bar")
         let explained = Self.kb(["search", "导航栏 阴影线 去掉", "--explain", "--limit", "1"])
         #expect(explained.stdout.contains("via hairline idf "))
+        let name = Self.kb(["search", "toolbarColorScheme 不生效", "--explain", "--limit", "1"])
+        #expect(name.stdout.hasPrefix("toolbarcolorscheme is searched as itself (the index has it): toolbar, color, scheme left out\n1. "))
     }
 
     @Test func analyzeShowsConceptTokens() {

@@ -58,6 +58,11 @@ import Testing
         #expect(Set(index.search(query: "navigationBarColorScheme").map(\.id)) == ["api", "bar", "words"])
         // Segment by segment: the known segment stands for its parts, the unknown dotted name does not.
         #expect(index.prepare("UINavigationBar.appearance()").tokens == ["uinavigationbar.appearance", "uinavigationbar", "appearance"])
+        // What --explain says about it.
+        let said = { (query: String) in index.knownIdentifiers(in: query).map { "\($0.name): \($0.leftOut.joined(separator: " "))" } }
+        #expect(said("toolbarColorScheme not working") == ["toolbarcolorscheme: toolbar color scheme"])
+        #expect(said("UINavigationBar.appearance()") == ["uinavigationbar: ui navigation bar"])
+        #expect(said("navigationBarColorScheme").isEmpty)
     }
 
     @Test func adjacentBigramsBeatScatteredCharacters() {
