@@ -25,13 +25,6 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
-        // Raw deflate (zlib) for the site's packed search files, which browsers unpack with
-        // DecompressionStream (docs/search.md §6).
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
         // The kb executable's memory allocator (malloc and free for the whole process, Swift's
         // included): parsing and rendering thousands of entries makes millions of small
         // allocations from several threads, which mimalloc serves faster than glibc's malloc.
@@ -48,7 +41,7 @@ let package = Package(
         ),
         .target(
             name: "KBSearch",
-            dependencies: ["KBCore", "CZstd", "CZlib"]
+            dependencies: ["KBCore", "CZstd"]
         ),
         .target(
             name: "KBScenarios",

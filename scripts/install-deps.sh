@@ -5,7 +5,7 @@ set -euo pipefail
 
 profile="${1:-build}"
 # kb itself: the C libraries it links (all that `make install` needs).
-packages=(libcmark-dev libyaml-dev libmimalloc-dev libzstd-dev zlib1g-dev pkg-config)
+packages=(libcmark-dev libyaml-dev libmimalloc-dev libzstd-dev pkg-config)
 # The programs this repository's entries' check scenarios run (kb check in make run and make test):
 # cmark, git, convmv, rsync, unzip, python3, uconv (icu-devtools), file and MariaDB (a throwaway
 # server a scenario starts), and node.

@@ -18,16 +18,13 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { inflateRawSync } from 'node:zlib';
 
 const [, , kind, root, ...rest] = process.argv;
 
-// A data file's value; a packed one (a string: base64 of a raw deflate stream of the JSON,
-// docs/search.md §6) unpacked, as KBSearch.unpacked does in the browser.
 function loadData(file) {
   let result;
   vm.runInNewContext(readFileSync(file, 'utf8'), { __kbSearchData: (k, n, data) => { result = data; } });
-  return typeof result === 'string' ? JSON.parse(inflateRawSync(Buffer.from(result, 'base64')).toString('utf8')) : result;
+  return result;
 }
 
 if (kind === 'kb') {

@@ -33,9 +33,8 @@ public struct SearchWebExport: Sendable {
 
     /// Version of the web format (6: vocabulary files for prefix and typo expansions, and the
     /// expansion rules in the metadata; 7: records carry the code of their field's length,
-    /// `SearchFieldLength`, instead of the length; 8: the site's document and token files are
-    /// packed, `WebPacking`).
-    public static let formatVersion = 8
+    /// `SearchFieldLength`, instead of the length).
+    public static let formatVersion = 7
     /// The function the script files call.
     public static let callback = "__kbSearchData"
     /// Tokens with more records than this get a postings file of their own (`tokenFiles`).

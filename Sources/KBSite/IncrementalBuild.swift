@@ -410,12 +410,10 @@ extension SiteBuilder {
             let outcome = try SearchWebPatch.replace(document: d, with: document, documentCount: documentCount, state: state,
                                                      glossary: searchGlossary, framing: .script, readHead: { name, count in
                 if let data = patched[name] { return [UInt8](data.prefix(count)) }
-                // A packed file is read whole (its start is compressed).
-                if WebPacking.packs(name) { return Self.readSearchFile(name, in: output).map { Array($0.prefix(count)) } }
                 return LimitedFileRead.head(output + "/" + name.sitePath, count: count)
             }) { (name: SearchWebExport.FileName) -> [UInt8]? in
                 if let data = patched[name] { return [UInt8](data) }
-                return Self.readSearchFile(name, in: output)
+                return LimitedFileRead.bytes(output + "/" + name.sitePath, limit: 1 << 30)
             }
             switch outcome {
             case .patched(let files, let next):
@@ -425,22 +423,8 @@ extension SiteBuilder {
                 throw CleanBuildNeeded(reason: "search files: " + reason)
             }
         }
-        let files = try patched.map { name, data in
-            guard WebPacking.packs(name) else { return (path: name.sitePath, bytes: [UInt8](data)) }
-            guard let packed = WebPacking.pack(data, name: name) else {
-                throw CleanBuildNeeded(reason: "search files: \(name.sitePath) could not be packed")
-            }
-            return (path: name.sitePath, bytes: [UInt8](packed))
-        }.sorted { $0.path < $1.path }
+        let files = patched.map { (path: $0.key.sitePath, bytes: [UInt8]($0.value)) }.sorted { $0.path < $1.path }
         return (files, state)
-    }
-
-    /// A search file of the built site as the export made it: unpacked when the site packs it
-    /// (`WebPacking`); a file that does not unpack is returned as it is, for the patch to refuse.
-    static func readSearchFile(_ name: SearchWebExport.FileName, in output: String) -> [UInt8]? {
-        guard let bytes = LimitedFileRead.bytes(output + "/" + name.sitePath, limit: 1 << 30) else { return nil }
-        guard WebPacking.packs(name) else { return bytes }
-        return WebPacking.unpack(bytes, name: name) ?? bytes
     }
 
     static func decodeSearchState(_ bytes: [UInt8]) -> SearchWebPatch.State? {

@@ -13,10 +13,9 @@ import KBScenarios
 ///   (nothing per document, so it stays small), loaded on the first query
 /// - `search/shard-<i>.js`: `__kbSearchData("shard", i, {…});` postings of tokens in shard i
 ///   (a token with many records is named there with the number k of its own file)
-/// - `search/token-<k>.js`: `__kbSearchData("token", k, "…");` postings of one such token,
-///   packed (`WebPacking`: the JSON, deflated, in base64)
-/// - `search/doc-<d>.js`: `__kbSearchData("doc", d, "…");` id, title, URL, language and texts
-///   (field, text, label, anchor) of document d, packed, loaded for shown results only
+/// - `search/token-<k>.js`: `__kbSearchData("token", k, {…});` postings of one such token
+/// - `search/doc-<d>.js`: `__kbSearchData("doc", d, {…});` id, title, URL, language and texts
+///   (field, text, label, anchor) of document d, loaded for shown results only
 /// - `search/filters.js`: `__kbSearchData("filters", 0, {…});` language, status and tags of
 ///   every document, loaded only to filter
 /// - `search/vocab-<i>.js`: `__kbSearchData("vocab", i, {…});` the words listed for prefix and
@@ -49,18 +48,12 @@ struct SiteSearchExport {
             queue = SiteWriter.Queue(writer, label: "search-docs")
         }
 
-        /// Packs document file `d` (`WebPacking`) on the calling thread and hands it to the queue.
         func add(_ d: Int, _ data: Data) {
             // The queue may make the caller wait (it holds a bounded number of files), so it is
             // not called under the lock, which the other workers would spin on meanwhile.
             guard start() else { return }
             defer { writing.leave() }
-            let path = SiteSearchExport.folder + "/doc-\(d).js"
-            guard let packed = WebPacking.pack(data, name: .doc(d)) else {
-                failures.record(d, SiteBuildError(step: .write, path: path, message: "the export made a document file that is not a script"))
-                return
-            }
-            queue.add(path, packed, position: d)
+            queue.add(SiteSearchExport.folder + "/doc-\(d).js", data, position: d)
         }
 
         /// Counts a hand-over in unless `stop()` was called; entering the group under the lock
@@ -73,8 +66,8 @@ struct SiteSearchExport {
             }
         }
 
-        /// Writes a shard or token file now, on the calling thread, a token file packed
-        /// (positions after every document's, for the order of errors).
+        /// Writes a shard or token file now, on the calling thread (positions after every
+        /// document's, for the order of errors).
         func write(_ kind: SearchWebExport.PostingsFile, _ k: Int, _ pieces: [UnsafeRawBufferPointer]) {
             guard start() else { return }
             defer { writing.leave() }
@@ -83,14 +76,7 @@ struct SiteSearchExport {
             case .token: (SiteSearchExport.folder + "/token-\(k).js", Int(UInt32.max) + k)
             }
             do {
-                if case .token = kind {
-                    guard let packed = WebPacking.pack(pieces, name: .token(k)) else {
-                        throw SiteBuildError(step: .write, path: path, message: "the export made a token file that is not a script")
-                    }
-                    try writer.write(path, packed)
-                } else {
-                    try writer.write(path, pieces: pieces)
-                }
+                try writer.write(path, pieces: pieces)
             } catch {
                 failures.record(position, error as? SiteBuildError ?? SiteBuildError(step: .write, path: path, message: "\(error)"))
             }
@@ -109,15 +95,7 @@ struct SiteSearchExport {
         }
     }
 
-    /// A document or token file as the site stores it (`WebPacking`).
-    static func packed(_ data: Data, _ name: SearchWebExport.FileName) throws -> Data {
-        guard let packed = WebPacking.pack(data, name: name) else {
-            throw SiteBuildError(step: .write, path: name.sitePath, message: "the export made a file that is not a script")
-        }
-        return packed
-    }
-
-    /// Writes every file of the index into the staging folder (document and token files packed).
+    /// Writes every file of the index into the staging folder.
     func write(into writer: SiteWriter) throws {
         try writer.prepareFolders(for: [Self.folder + "/meta.js"])
         try writer.write(Self.folder + "/meta.js", export.meta)
@@ -127,12 +105,8 @@ struct SiteSearchExport {
         let files = SiteWriter.Queue(writer, label: "search")
         var position = 0
         for (i, data) in export.shards.enumerated() { files.add(Self.folder + "/shard-\(i).js", data, position: position); position += 1 }
-        for (k, data) in export.tokenFiles.enumerated() {
-            files.add(Self.folder + "/token-\(k).js", try Self.packed(data, .token(k)), position: position); position += 1
-        }
-        for (d, data) in export.docs.enumerated() {
-            files.add(Self.folder + "/doc-\(d).js", try Self.packed(data, .doc(d)), position: position); position += 1
-        }
+        for (k, data) in export.tokenFiles.enumerated() { files.add(Self.folder + "/token-\(k).js", data, position: position); position += 1 }
+        for (d, data) in export.docs.enumerated() { files.add(Self.folder + "/doc-\(d).js", data, position: position); position += 1 }
         try files.finish()
     }
 }

@@ -20,27 +20,11 @@ const kb = process.env.KB_BINARY || path.join(repo, '.build/debug/kb');
 const queriesFile = [process.env.KB_SHARED_DIR, path.join(repo, '../shared'), '/work/shared']
   .filter(Boolean).map((d) => path.join(d, 'queries/dev.tsv')).find((f) => existsSync(f)) || path.join(repo, '../shared/queries/dev.tsv');
 
-/** Runs a site data file (`__kbSearchData(kind, n, data);`) and returns what it hands over. */
-function runData(file) {
+/** Runs a site data file (`__kbSearchData(kind, n, data);`) and returns its data. */
+function loadData(file) {
   let result;
   vm.runInNewContext(readFileSync(file, "utf8"), { __kbSearchData: (kind, n, data) => { result = { kind, n, data: JSON.parse(JSON.stringify(data)) }; } });
   return result;
-}
-
-/** Every data file of the site's search folder, as handed over and unpacked as search.js unpacks it. */
-const files = new Map();
-async function readSearchFolder() {
-  for (const name of readdirSync(path.join(site, 'search'))) {
-    const file = path.join(site, 'search', name);
-    const raw = runData(file);
-    files.set(file, { ...raw, raw: raw.data, data: await KBSearch.unpacked(raw.data) });
-  }
-}
-
-/** A site data file's kind, number and (unpacked) data. */
-function loadData(file) {
-  if (!files.has(file)) throw new Error(`no data file ${file}`);
-  return files.get(file);
 }
 
 const missing = [
@@ -52,7 +36,6 @@ const missing = [
 if (missing.length) {
   test('site search parity', { skip: `skipped: ${missing.join('; ')}` }, () => {});
 } else {
-  await readSearchFolder();
   const meta = loadData(path.join(site, 'search/meta.js')).data;
   const index = KBSearch.createIndex(meta);
   const rows = readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
@@ -77,15 +60,6 @@ if (missing.length) {
     for (const d of index.missingDocs(results)) index.addDoc(d, loadData(path.join(site, `search/doc-${d}.js`)).data);
     return results.map((r) => index.describe(r));
   }
-
-  test('document and token files are packed; the others are JSON', () => {
-    for (const [file, { kind, raw, data }] of files) {
-      const packed = kind === 'doc' || kind === 'token';
-      assert.equal(typeof raw === 'string', packed, file);
-      assert.equal(typeof data, 'object', file);
-    }
-    assert.ok([...files.values()].some((f) => f.kind === 'doc'), 'the site has document files');
-  });
 
   test('the site index holds every entry', () => {
     const entries = readdirSync(path.join(repo, 'entries')).filter((d) => existsSync(path.join(repo, 'entries', d, 'entry.md')));

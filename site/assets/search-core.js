@@ -524,7 +524,7 @@
   var LENGTH_MANTISSA_BITS = 3, LENGTH_EXACT_BELOW = 16;
 
   /** The web format this file reads (docs/search.md §6; Swift SearchWebExport.formatVersion). */
-  var FORMAT_VERSION = 8;
+  var FORMAT_VERSION = 7;
 
   /** The code of a field length (an integer >= 0). */
   function fieldLengthCode(length) {
@@ -1211,25 +1211,6 @@
   }
 
   /**
-   * The value of a data file: its JSON value, or, when that is a string, the value of the JSON
-   * the string packs (docs/search.md §6, packed files: base64 of a raw deflate stream, as the
-   * site stores its document and token files). Returns a Promise: browsers unpack with
-   * DecompressionStream, asynchronously.
-   */
-  function unpacked(data) {
-    if (typeof data !== 'string') return Promise.resolve(data);
-    if (typeof DecompressionStream === 'undefined' || typeof Response === 'undefined' || typeof Blob === 'undefined') {
-      return Promise.reject(new Error('KBSearch: this browser cannot unpack the search index (no DecompressionStream)'));
-    }
-    var binary;
-    try { binary = atob(data); } catch (e) { return Promise.reject(new Error('KBSearch: a packed file is not base64')); }
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-    return new Response(stream).text().then(JSON.parse);
-  }
-
-  /**
    * Loads an index from a base URL (search-meta.json, search-shard-<i>.json,
    * search-token-<k>.json, search-doc-<d>.json, search-filters.json) with fetch.
    * Returns {index, search(query, options) -> Promise<results>} (results described).
@@ -1237,7 +1218,7 @@
   function load(baseURL, fetchImpl) {
     var f = fetchImpl || (typeof fetch !== 'undefined' ? fetch : null);
     var base = String(baseURL).replace(/\/?$/, '/');
-    function json(name) { return f(base + name).then(function (r) { return r.json(); }).then(unpacked); }
+    function json(name) { return f(base + name).then(function (r) { return r.json(); }); }
     return json('search-meta.json').then(function (meta) {
       var index = new Index(meta);
       return {
@@ -1367,7 +1348,6 @@
     createIndex: function (meta) { return new Index(meta); },
     compileGlossary: compileGlossary,
     load: load,
-    unpacked: unpacked,
     decodeVarints: decodeVarints,
     fieldLengthCode: fieldLengthCode,
     fieldLength: fieldLength,

@@ -24,21 +24,7 @@
     if (w) { delete waiting[key]; w[0](data); }
   };
 
-  // A data file's value, unpacked once (document and token files are packed: KBSearch.unpacked).
-  var values = Object.create(null); // "kind:n" -> Promise
   function load(kind, n, path) {
-    var key = kind + ":" + n;
-    if (!values[key]) {
-      values[key] = loadScript(kind, n, path).then(function (data) {
-        delete loaded[key]; // the value is kept (in the index) once unpacked
-        return window.KBSearch.unpacked(data);
-      });
-      values[key].catch(function () { delete values[key]; });
-    }
-    return values[key];
-  }
-
-  function loadScript(kind, n, path) {
     var key = kind + ":" + n;
     if (key in loaded) return Promise.resolve(loaded[key]);
     if (promises[key]) return promises[key];

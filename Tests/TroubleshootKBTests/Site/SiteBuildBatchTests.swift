@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import KBCore
 @testable import KBSite
-@testable import KBSearch
 
 /// A clean build reads its entries in batches, writing each page as its entry is parsed (pages
 /// that link related entries once the index exists, from a second reading) and adding each
@@ -47,18 +46,6 @@ import Testing
         let page = SiteTestSupport.text(whole["entries/a-b-c.html"])
         #expect(page.contains("entries/a.html") && page.contains("entries/b.html"))
         #expect(whole.keys.contains("search/doc-5.js") && !whole.keys.contains("search/doc-6.js"))
-        // Document and token files are packed (docs/search.md §6): each unpacks to its JSON.
-        var ids: [String] = []
-        for (path, data) in whole where path.hasPrefix("search/doc-") || path.hasPrefix("search/token-") {
-            let number = try #require(Int(path.split(separator: "-").last!.dropLast(3)))
-            let name: SearchWebExport.FileName = path.hasPrefix("search/doc-") ? .doc(number) : .token(number)
-            let file = try #require(WebPacking.unpack([UInt8](data), name: name), "\(path) unpacks")
-            let text = String(decoding: file, as: UTF8.self)
-            let json = try #require(text.firstIndex(of: "{").map { text[$0...].dropLast(3) })
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(path)")
-            if case .doc = name { ids.append(try #require(object["id"] as? String)) }
-        }
-        #expect(ids.sorted() == ["a", "a-b", "a-b-c", "b", "c", "d"])
     }
 
     @Test func aBuildWithLintErrorsWritesNothing() throws {
