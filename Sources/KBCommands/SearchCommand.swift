@@ -267,7 +267,9 @@ public struct AnalyzeCommand: KBCommand {
         discussion: """
         Prints one token per line: position, token, kind (bigram, unigram, word, identifier, part, \
         concept). Concept tokens (~c:<id>) come from entries/glossary.yaml: they follow the literal \
-        tokens, with the glossary term they were found through.
+        tokens, with the glossary term they were found through. The tokens are the text's alone: \
+        kb search then leaves out the parts of an identifier the index has (toolbarColorScheme is \
+        searched as toolbarcolorscheme when an entry names it), which kb search --explain shows.
         """,
         arguments: [.init("text", help: "The text to analyse.", arity: .oneOrMore)],
         options: [queryOption, noGlossaryOption, formatOption]
