@@ -71,7 +71,7 @@ test('a query loads only the shards of its tokens and the documents it shows', a
 });
 
 test('the parts of a name are asked for only when the index does not have the name', () => {
-  const index = KBSearch.createIndex(meta);
+  let index = KBSearch.createIndex(meta);
   const shard = (t) => KBSearch.shardOf(t, meta.shardCount);
   const load = (shards) => shards.forEach((i) => index.addShard(i, read(`web/search-shard-${i}.json`)));
   const loadAll = (query) => {
@@ -88,11 +88,16 @@ test('the parts of a name are asked for only when the index does not have the na
   loadAll('toolbarColorScheme');
   const found = index.search('toolbarColorScheme');
   assert.deepEqual(found.map((r) => read(`web/search-doc-${r.docIndex}.json`).id), ['zh-toolbar-color-scheme']);
-  // A name no entry has: once its shard says so, the shards of its parts.
+  // A name no entry has, on a fresh index: first its own shard only, then, once that says the
+  // index lacks it, the shards of its parts (some of them others than the name's here).
+  index = KBSearch.createIndex(meta);
   const unknown = 'navigationBarColorScheme';
   const parts = ['navigation', 'bar', 'color', 'scheme'];
+  assert.deepEqual(index.missingShards(unknown), [shard('navigationbarcolorscheme')]);
   load(index.missingShards(unknown));
-  assert.deepEqual(new Set(index.missingShards(unknown)), new Set(parts.map(shard).filter((i) => !index.shards[i])));
+  const partShards = new Set(parts.map(shard).filter((i) => !index.shards[i]));
+  assert.ok(partShards.size > 0, 'the fixture puts some part in another shard than the name');
+  assert.deepEqual(new Set(index.missingShards(unknown)), partShards);
   load(index.missingShards(unknown));
   assert.deepEqual(index.missingShards(unknown), []);
   loadAll(unknown);
