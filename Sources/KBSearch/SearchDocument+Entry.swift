@@ -17,9 +17,9 @@ extension SearchDocument {
         }
         add(.title, meta.title)
         if let heading = entry.titleHeading, heading != meta.title { add(.title, heading) }
-        for symptom in meta.symptoms { add(.symptoms, symptom, label: "symptom") }
+        for (k, symptom) in meta.symptoms.enumerated() { add(.symptoms, symptom, anchor: SectionAnchor.symptom(k), label: "symptom") }
         for api in meta.apis { add(.apis, api) }
-        if let problem = entry.problem { add(.problem, problem.text, label: problem.heading) }
+        if let problem = entry.problem { add(.problem, problem.text, anchor: SectionAnchor.problem, label: problem.heading) }
         add(.body, meta.summary)
         // By index: attempts and parts are read in place, not copied.
         let attempts = entry.attempts
@@ -42,10 +42,10 @@ extension SearchDocument {
             add(.body, attempts[a].title, anchor: anchor, label: prefix)
         }
         if let fix = entry.fix { add(.fix, fix.text, anchor: RecordAnchor.fix.fragment, label: fix.heading) }
-        if let section = entry.sideEffects { add(.body, section.text, label: section.heading) }
-        if let section = entry.lessons { add(.body, section.text, label: section.heading) }
+        if let section = entry.sideEffects { add(.body, section.text, anchor: SectionAnchor.sideEffects, label: section.heading) }
+        if let section = entry.lessons { add(.body, section.text, anchor: SectionAnchor.lessons, label: section.heading) }
         let notes = entry.notes
-        for k in notes.indices { add(.body, notes[k].text, label: notes[k].heading) }
+        for k in notes.indices { add(.body, notes[k].text, anchor: SectionAnchor.notes(k), label: notes[k].heading) }
         var fields = [SearchField: [FieldText]](minimumCapacity: SearchField.allCases.count)
         for field in SearchField.allCases where !lists[field.rawValue].isEmpty { fields[field] = lists[field.rawValue] }
         self.init(id: entry.id, lang: meta.lang, tags: meta.tags, status: meta.status?.rawValue ?? "",

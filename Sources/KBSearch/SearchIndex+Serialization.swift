@@ -23,8 +23,9 @@ extension SearchIndex {
     /// stored and scored quantized, `SearchFieldLength`; 8: no texts, only their checksums,
     /// `SearchTextSource`; 9: records with one head for document and text, and tf folded into
     /// the first position, `BinaryPostings`; 10: large posting lists in compressed columns,
-    /// `BinaryPostingsColumns`, and the eager part compressed).
-    public static let binaryFormatVersion: UInt32 = 10
+    /// `BinaryPostingsColumns`, and the eager part compressed; 11: symptoms, the problem, side
+    /// effects, lessons and notes carry their section's anchor, `SectionAnchor`).
+    public static let binaryFormatVersion: UInt32 = 11
     /// Magic, version, the stored and plain lengths and the checksum of the eager part, and the
     /// postings length.
     static let headerSize = 40

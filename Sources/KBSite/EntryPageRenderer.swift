@@ -33,7 +33,7 @@ struct EntryPageRenderer {
             toc.render(strings: strings, form: .fold, into: &html)
         }
         if item.entry.problem != nil {
-            section(item.entry.problem!.headingBlock, item.entry.problem!.blocks, id: "problem", fallbackHeading: strings.problem, words: words, into: &html)
+            section(item.entry.problem!.headingBlock, item.entry.problem!.blocks, id: SectionAnchor.problem, fallbackHeading: strings.problem, words: words, into: &html)
         }
         if !item.entry.attempts.isEmpty || item.entry.attemptsIntro != nil {
             timeline(item, strings: strings, words: words, checks: checks, into: &html)
@@ -44,19 +44,19 @@ struct EntryPageRenderer {
             }
         }
         if item.entry.sideEffects != nil {
-            section(item.entry.sideEffects!.headingBlock, item.entry.sideEffects!.blocks, id: "side-effects", fallbackHeading: strings.sideEffects,
+            section(item.entry.sideEffects!.headingBlock, item.entry.sideEffects!.blocks, id: SectionAnchor.sideEffects, fallbackHeading: strings.sideEffects,
                     words: words, into: &html)
         }
         if item.entry.lessons != nil {
-            section(item.entry.lessons!.headingBlock, item.entry.lessons!.blocks, id: "lessons", fallbackHeading: strings.lessons, words: words, into: &html)
+            section(item.entry.lessons!.headingBlock, item.entry.lessons!.blocks, id: SectionAnchor.lessons, fallbackHeading: strings.lessons, words: words, into: &html)
         }
         if item.entry.references != nil {
-            section(item.entry.references!.headingBlock, item.entry.references!.blocks, id: "references", fallbackHeading: strings.references,
+            section(item.entry.references!.headingBlock, item.entry.references!.blocks, id: SectionAnchor.references, fallbackHeading: strings.references,
                     words: words, into: &html)
         }
         related(item, layout: layout, strings: strings, words: words, into: &html)
         for number in item.entry.notes.indices {
-            section(item.entry.notes[number].headingBlock, item.entry.notes[number].blocks, id: "notes-\(number + 1)", fallbackHeading: strings.notes,
+            section(item.entry.notes[number].headingBlock, item.entry.notes[number].blocks, id: SectionAnchor.notes(number), fallbackHeading: strings.notes,
                     className: "notes", words: words, into: &html)
         }
         scenarioAndChecks(item, layout: layout, strings: strings, words: words, into: &html)
@@ -129,13 +129,12 @@ struct EntryPageRenderer {
         if !meta.symptoms.isEmpty {
             html.raw("<section id=\"symptoms\" class=\"symptoms\" aria-labelledby=\"symptoms-heading\">\n<h2 id=\"symptoms-heading\">")
             html.text(strings.symptoms)
-            Fragments.headingAnchor("symptoms", words: words, into: &html)
+            Fragments.headingAnchor(SectionAnchor.symptoms, words: words, into: &html)
             html.raw("</h2>\n<ul class=\"chips\">\n")
             for (number, symptom) in meta.symptoms.enumerated() {
-                html.raw("<li id=\"symptom-")
-                html.number(number + 1)
-                html.raw("\"")
-                let lang = ScriptLanguage.detect(symptom).htmlLang(entryLang: meta.lang)
+                html.raw("<li")
+                html.attribute("id", SectionAnchor.symptom(number))
+                let lang = ScriptLanguage.detect(symptom, entryLang: meta.lang).htmlLang(entryLang: meta.lang)
                 if lang != meta.lang { html.attribute("lang", lang) }
                 html.raw(">")
                 html.text(symptom)
@@ -412,16 +411,18 @@ struct EntryPageRenderer {
             let heading = fix.headingBlock?.plainText ?? ""
             records[RecordAnchor.fix.fragment] = (heading.isEmpty ? strings.fix : heading, false)
         }
-        html.raw("<table class=\"check-table\">\n<thead><tr><th scope=\"col\">")
+        // The roles keep the table a table for assistive technology when a narrow screen shows
+        // each row as a block (style.css).
+        html.raw("<table class=\"check-table\" role=\"table\">\n<thead role=\"rowgroup\"><tr role=\"row\"><th scope=\"col\" role=\"columnheader\">")
         html.text(words.recordColumn)
-        html.raw("</th><th scope=\"col\">")
+        html.raw("</th><th scope=\"col\" role=\"columnheader\">")
         html.text(words.resultColumn)
-        html.raw("</th><th scope=\"col\">")
+        html.raw("</th><th scope=\"col\" role=\"columnheader\">")
         html.text(words.detailsColumn)
-        html.raw("</th></tr></thead>\n<tbody>\n")
+        html.raw("</th></tr></thead>\n<tbody role=\"rowgroup\">\n")
         for attempt in check.attempts {
             let record = records[attempt.anchor]
-            html.raw("<tr><th scope=\"row\">")
+            html.raw("<tr role=\"row\"><th scope=\"row\" role=\"rowheader\">")
             if let record {
                 html.raw("<a")
                 html.href("#" + attempt.anchor)
@@ -435,9 +436,9 @@ struct EntryPageRenderer {
             } else {
                 html.text(attempt.anchor)
             }
-            html.raw("</th><td>")
+            html.raw("</th><td role=\"cell\">")
             Fragments.checkBadge(attempt.verdict, recordedFailure: record?.recordedFailure, words: words, into: &html)
-            html.raw("</td><td>")
+            html.raw("</td><td role=\"cell\">")
             html.text(attempt.message ?? "")
             if !attempt.rules.isEmpty {
                 html.raw(" <span class=\"rules\">")

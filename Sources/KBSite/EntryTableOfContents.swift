@@ -30,21 +30,21 @@ struct EntryTableOfContents {
             return heading.isEmpty ? fallback : heading
         }
         var links: [Link] = []
-        if !meta.symptoms.isEmpty { links.append(Link(anchor: "symptoms", title: strings.symptoms, outcome: nil)) }
+        if !meta.symptoms.isEmpty { links.append(Link(anchor: SectionAnchor.symptoms, title: strings.symptoms, outcome: nil)) }
         if !meta.apis.isEmpty { links.append(Link(anchor: "apis", title: strings.apis, outcome: nil)) }
-        if let problem = entry.problem { links.append(Link(anchor: "problem", title: title(problem, strings.problem), outcome: nil)) }
+        if let problem = entry.problem { links.append(Link(anchor: SectionAnchor.problem, title: title(problem, strings.problem), outcome: nil)) }
         if !entry.attempts.isEmpty || entry.attemptsIntro != nil {
             var attempts = Link(anchor: "attempts", title: title(entry.attemptsIntro, strings.attempts), outcome: nil)
             attempts.children = entry.attempts.map { Link(anchor: $0.anchor.fragment, title: $0.heading, outcome: $0.outcome) }
             links.append(attempts)
         }
         if let fix = entry.fix { links.append(Link(anchor: RecordAnchor.fix.fragment, title: title(fix, strings.fix), outcome: nil)) }
-        if let section = entry.sideEffects { links.append(Link(anchor: "side-effects", title: title(section, strings.sideEffects), outcome: nil)) }
-        if let section = entry.lessons { links.append(Link(anchor: "lessons", title: title(section, strings.lessons), outcome: nil)) }
-        if let section = entry.references { links.append(Link(anchor: "references", title: title(section, strings.references), outcome: nil)) }
+        if let section = entry.sideEffects { links.append(Link(anchor: SectionAnchor.sideEffects, title: title(section, strings.sideEffects), outcome: nil)) }
+        if let section = entry.lessons { links.append(Link(anchor: SectionAnchor.lessons, title: title(section, strings.lessons), outcome: nil)) }
+        if let section = entry.references { links.append(Link(anchor: SectionAnchor.references, title: title(section, strings.references), outcome: nil)) }
         if !meta.related.isEmpty { links.append(Link(anchor: "related", title: strings.related, outcome: nil)) }
         for number in entry.notes.indices {
-            links.append(Link(anchor: "notes-\(number + 1)", title: title(entry.notes[number], strings.notes), outcome: nil))
+            links.append(Link(anchor: SectionAnchor.notes(number), title: title(entry.notes[number], strings.notes), outcome: nil))
         }
         if item.scenario != nil || item.check != nil { links.append(Link(anchor: "checks", title: strings.scenario, outcome: nil)) }
         self.links = links

@@ -40,11 +40,17 @@ struct IndexPageRenderer {
 
     // MARK: Home
 
+    /// Marks the page `kb-query` from its first paint when it is opened with `?q=` (the header
+    /// search of every other page): the style sheet then keeps room for the results, so the
+    /// lists below do not move when they arrive (search.js drops the mark once the reader types).
+    static let queryFlag = "<script>if (/[?&]q=[^&]/.test(location.search)) document.documentElement.classList.add(\"kb-query\");</script>\n"
+
     func home(into html: inout HTMLBuffer) {
         let layout = layout(SitePaths.home)
         let root = layout.root
         layout.open(&html, title: settings.title, siteTitle: false, description: settings.description,
-                    bodyClass: "page-home", scripts: [SitePaths.script, SitePaths.searchCore, SitePaths.searchScript])
+                    bodyClass: "page-home", headExtra: Self.queryFlag,
+                    scripts: [SitePaths.script, SitePaths.searchCore, SitePaths.searchScript])
         html.raw("<h1 class=\"visually-hidden\">")
         html.text(settings.title)
         html.raw("</h1>\n<form class=\"search\" role=\"search\"")

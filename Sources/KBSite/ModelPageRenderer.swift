@@ -18,7 +18,14 @@ struct ModelPageRenderer {
         }
         var main = "<h1>The navigation-bar model</h1>\n"
         main += "<p>The iOS entries' scenarios run against this model, not a device: a small, deterministic simulation of how UIKit and SwiftUI navigation bars resolve their appearance, written from documented platform rules and labelled field observations. Each scenario's check result lists the rules it exercised; <code>kb check --explain ID</code> prints the trace. When a platform release changes a rule, that one rule changes here and the checks show which records no longer hold.</p>\n"
-        main += "<table class=\"rule-table\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Statement</th><th scope=\"col\">Source</th><th scope=\"col\">iOS</th><th scope=\"col\">Exercised by</th></tr></thead>\n<tbody>\n"
+        // On a narrow screen each row shows as a block with its cells labelled (`data-label`,
+        // style.css); the roles keep it a table for assistive technology.
+        let columns = ["Rule", "Statement", "Source", "iOS", "Exercised by"]
+        main += "<table class=\"rule-table\" role=\"table\">\n<thead role=\"rowgroup\"><tr role=\"row\">"
+            + columns.map { "<th scope=\"col\" role=\"columnheader\">\($0)</th>" }.joined() + "</tr></thead>\n<tbody role=\"rowgroup\">\n"
+        func cell(_ column: Int, _ content: String) -> String {
+            "<td role=\"cell\" \(HTML.attribute("data-label", columns[column]))>\(content)</td>"
+        }
         for rule in rules {
             let sources = rule.source.split(separator: ";").map { part -> String in
                 let text = part.trimmingCharacters(in: .whitespaces)
@@ -32,7 +39,9 @@ struct ModelPageRenderer {
                 return HTML.escape(text)
             }.joined(separator: "; ")
             let entries = (usedBy[rule.id] ?? []).map { "<a \(HTML.href(layout.link($0.path) + "#checks"))>\(HTML.escape($0.id))</a>" }.joined(separator: ", ")
-            main += "<tr \(HTML.attribute("id", rule.id))><th scope=\"row\">\(HTML.escape(rule.id))</th><td>\(HTML.escape(rule.statement))</td><td>\(sources)</td><td>\(rule.osVersions.map(String.init).joined(separator: ", "))</td><td>\(entries)</td></tr>\n"
+            main += "<tr role=\"row\" \(HTML.attribute("id", rule.id))><th scope=\"row\" role=\"rowheader\">\(HTML.escape(rule.id))</th>"
+                + cell(1, HTML.escape(rule.statement)) + cell(2, sources)
+                + cell(3, rule.osVersions.map(String.init).joined(separator: ", ")) + cell(4, entries) + "</tr>\n"
         }
         main += "</tbody>\n</table>\n"
         return layout.document(title: "The navigation-bar model — " + settings.title, siteTitle: false,

@@ -4,7 +4,8 @@ import KBScenarios
 /// What 404.html carries so it works at any depth. Hosts serve its content at the missing
 /// address (`/a/b/c/missing`), where the page's relative links would point into folders that do
 /// not exist. So the stylesheet is inlined, and, when no base URL is known, a small script finds
-/// the site root and points the page's relative links at it. Without JavaScript the links stay
+/// the site root and points the page's relative links and form actions at it (and loads its
+/// scripts from there). Without JavaScript the links stay
 /// relative to the site root: right for a missing page at the top level and for the file opened
 /// from disk; `--base-url` (a `<base>` element) makes them right everywhere.
 enum NotFoundPage {
@@ -17,7 +18,8 @@ enum NotFoundPage {
 
     /// Finds the site root: from the missing page's folder up to `/`, the first folder whose
     /// `assets/style.css` is served as CSS (a host that answers every path with HTML does not
-    /// count); then every relative `href` of the page is made to start there. Only over http(s):
+    /// count); then every relative `href` and form `action` of the page is made to start there, and
+    /// below the root the page's scripts are loaded from it. Only over http(s):
     /// opened from disk, 404.html sits at the root and its links work as they are.
     static let rootFinder = """
     <script>
@@ -31,10 +33,23 @@ enum NotFoundPage {
           document.addEventListener("DOMContentLoaded", function () { rebase(root); });
           return;
         }
-        var links = document.querySelectorAll("a[href], link[href]");
+        function relative(url) { return !/^([a-z][a-z0-9+.-]*:|\\/|#)/i.test(url); }
+        var links = document.querySelectorAll("a[href], link[href], form[action]");
         for (var i = 0; i < links.length; i++) {
-          var href = links[i].getAttribute("href");
-          if (!/^([a-z][a-z0-9+.-]*:|\\/|#)/i.test(href)) links[i].setAttribute("href", root + href);
+          var name = links[i].tagName === "FORM" ? "action" : "href", url = links[i].getAttribute(name);
+          if (relative(url)) links[i].setAttribute(name, root + url);
+        }
+        // Below the root, the page's own scripts (the header search's "/" key) did not load:
+        // they are loaded again from the root.
+        if (root !== candidates[0]) {
+          var scripts = document.querySelectorAll("script[src]");
+          for (var j = 0; j < scripts.length; j++) {
+            var src = scripts[j].getAttribute("src");
+            if (!relative(src)) continue;
+            var again = document.createElement("script");
+            again.src = root + src;
+            document.head.appendChild(again);
+          }
         }
         document.documentElement.setAttribute("data-site-root", root);
       }

@@ -2,19 +2,23 @@ import KBCore
 import KBSearch
 import KBScenarios
 /// The language of a short phrase (a symptom), guessed from its script: any Hangul → Korean,
-/// any Kana → Japanese, any Han → Chinese, otherwise English. Good enough for search
-/// phrases, which are short and written in one language (with Latin API names mixed in).
+/// any Kana → Japanese, any Han → Chinese (Japanese in a Japanese entry: a phrase of kanji alone,
+/// `濁点 分離`, is Japanese there), otherwise English. Good enough for search phrases, which are
+/// short and written in one language (with Latin API names mixed in).
 enum ScriptLanguage: String, CaseIterable, Sendable {
     case zh, ko, ja, en
 
-    static func detect(_ text: String) -> ScriptLanguage {
+    /// `entryLang`: the language tag of the entry the phrase is in (a Han-only phrase takes it
+    /// when it is Japanese).
+    static func detect(_ text: String, entryLang: String? = nil) -> ScriptLanguage {
         var hasHan = false
         for scalar in text.unicodeScalars {
             if CJKCharacter.isHangul(scalar) { return .ko }
             if CJKCharacter.isKana(scalar) { return .ja }
             if CJKCharacter.isHan(scalar) { hasHan = true }
         }
-        return hasHan ? .zh : .en
+        guard hasHan else { return .en }
+        return entryLang.map { $0 == "ja" || $0.hasPrefix("ja-") } == true ? .ja : .zh
     }
 
     /// The `lang` attribute for a phrase of this language found in an entry written in

@@ -270,7 +270,8 @@ struct SiteIndex: Sendable {
                 }
                 if match >= 0 { fragment = attempts[match].anchor.fragment }
             }
-            links.append(SiteListing.Symptom(phrase: trimmed, fragment: fragment ?? "symptom-\(number + 1)"))
+            links.append(SiteListing.Symptom(phrase: trimmed, entryLang: item.entry.metadata.lang,
+                                             fragment: fragment ?? SectionAnchor.symptom(number)))
         }
         return links
     }

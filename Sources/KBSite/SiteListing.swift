@@ -32,13 +32,13 @@ struct SiteListing: Sendable, Equatable {
 
     struct Symptom: Sendable, Equatable {
         let phrase: String
-        /// The phrase's script (`ScriptLanguage.detect`): the symptom index groups phrases by it.
+        /// The phrase's language (`ScriptLanguage.detect`): the symptom index groups phrases by it.
         let language: ScriptLanguage
         /// `symptom-3`, or the anchor of the one attempt that quotes the phrase.
         let fragment: String
 
-        init(phrase: String, fragment: String) {
-            self.init(phrase: phrase, language: ScriptLanguage.detect(phrase), fragment: fragment)
+        init(phrase: String, entryLang: String, fragment: String) {
+            self.init(phrase: phrase, language: ScriptLanguage.detect(phrase, entryLang: entryLang), fragment: fragment)
         }
 
         init(phrase: String, language: ScriptLanguage, fragment: String) {

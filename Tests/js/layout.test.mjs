@@ -72,6 +72,79 @@ if (missing.length) {
     });
   }
 
+  // Layout shifts of the page since it loaded (the Layout Instability API), with the nodes moved.
+  const shiftProbe = `new Promise((resolve) => {
+    const shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) shifts.push({ value: e.value,
+        nodes: e.sources.map((s) => s.node ? s.node.nodeName + (s.node.className ? '.' + s.node.className : '') : '?') });
+    }).observe({ type: 'layout-shift', buffered: true });
+    setTimeout(() => resolve(shifts), 300);
+  })`;
+
+  test('home opened with ?q= (the header search): the page does not move when the results arrive', async () => {
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage({ width, height: width === 390 ? 844 : 900 });
+      try {
+        await page.goto(server.url + 'index.html?q=' + encodeURIComponent('大标题看不见'));
+        await page.until(`document.querySelectorAll('#results a.result-title').length > 0`);
+        const shifts = await page.eval(shiftProbe);
+        const total = shifts.reduce((sum, s) => sum + s.value, 0);
+        assert.ok(total < 0.01, `at ${width} px the page shifted by ${total.toFixed(3)}: ${JSON.stringify(shifts)}`);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
+  test('tables on a phone: rule ids never break, and the model page\'s table fits the screen', async () => {
+    const page = await browser.newPage({ width: 360, height: 800 });
+    try {
+      const withChecks = [];
+      for (const name of entries) {
+        await page.goto(server.url + `entries/${name}`);
+        const seen = await page.eval(`(() => {
+          const rules = [...document.querySelectorAll('.check-table a.rule')];
+          const line = rules.length ? parseFloat(getComputedStyle(rules[0]).lineHeight) : 0;
+          return { rules: rules.length, broken: rules.filter((a) => a.getClientRects().length > 1 || a.getBoundingClientRect().height > line * 1.5).map((a) => a.textContent),
+                   cells: [...document.querySelectorAll('.check-table td')].map((td) => Math.round(td.getBoundingClientRect().width)) };
+        })()`);
+        if (!seen.rules) continue;
+        withChecks.push(name);
+        assert.deepEqual(seen.broken, [], `${name}: rule ids broken over lines`);
+        // Stacked: each cell takes the row's width rather than a squeezed column.
+        assert.ok(Math.min(...seen.cells) > 250, `${name}: check-table cells as narrow as ${Math.min(...seen.cells)} px`);
+      }
+      if (existsSync(path.join(site, 'model/navigation-bar/index.html'))) {
+        assert.ok(withChecks.length > 0, 'no entry page shows a check table (is the check report missing?)');
+        await page.goto(server.url + 'model/navigation-bar/index.html');
+        const table = await page.eval(`(() => { const t = document.querySelector('.rule-table');
+          return { width: t.scrollWidth, box: t.clientWidth, ids: [...t.querySelectorAll('tbody th')].filter((th) => th.getClientRects().length && th.getBoundingClientRect().height > 40).map((th) => th.textContent) }; })()`);
+        assert.ok(table.width <= table.box + 1, `the rule table is ${table.width} px wide in a ${table.box} px box`);
+        assert.deepEqual(table.ids, [], 'rule ids broken over lines');
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('an attempt\'s heading: the hidden "#" link takes only its own width', async () => {
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage({ width, height: 900 });
+      try {
+        const wide = [];
+        for (const name of entries) {
+          await page.goto(server.url + `entries/${name}`);
+          wide.push(...await page.eval(`[...document.querySelectorAll('.attempt > h3 > .heading-anchor')]
+            .filter((a) => a.getBoundingClientRect().width > 40).map((a) => location.pathname.split('/').pop() + '#' + a.parentElement.parentElement.id + ' ' + Math.round(a.getBoundingClientRect().width) + 'px')`));
+        }
+        assert.deepEqual(wide, [], `at ${width} px`);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   test('print: the longest entry fills its A4 pages', async () => {
     const longest = entries.reduce((a, b) => (statSync(path.join(site, 'entries', a)).size >= statSync(path.join(site, 'entries', b)).size ? a : b));
     const page = await browser.newPage({ width: 1280, height: 900 });

@@ -70,6 +70,12 @@ if (missing.length) {
         const inText = await page.eval(`[...document.querySelectorAll('main a')].map((a) => a.href)`);
         assert.deepEqual(inText, [root + 'index.html', root + 'symptoms/index.html']);
         assert.equal(await page.eval(`document.querySelector('.skip-link').getAttribute('href')`), '#main');
+        // The header search submits to the home page, and its "/" key works (assets/app.js,
+        // loaded from the root when the page is below it).
+        assert.equal(await page.eval(`document.querySelector('.header-search').action`), root + 'index.html');
+        await page.until(`[...document.scripts].some((s) => s.src === ${JSON.stringify(root + 'assets/app.js')})`);
+        await page.until(`(document.dispatchEvent(new KeyboardEvent('keydown', { key: '/', bubbles: true })),
+          document.activeElement && document.activeElement.id === 'header-search')`);
         // And it is the site's home page that opens.
         await page.goto(home);
         assert.equal(await page.eval('document.body.className'), 'page-home');

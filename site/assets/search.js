@@ -180,6 +180,9 @@
   input.addEventListener("compositionstart", function () { composing = true; });
   input.addEventListener("compositionend", function () { composing = false; later(); });
   input.addEventListener("input", function (event) {
+    // Opened with ?q=, the page kept room for the results (style.css, .kb-query); once the
+    // reader types, the lists below may move with the results.
+    document.documentElement.classList.remove("kb-query");
     if (composing || event.isComposing) return;
     later();
   });

@@ -16,7 +16,7 @@ import Testing
                 id: id, title: title, lang: ["zh-Hans", "ko", "ja", "en"][k % 4], updated: "2026-0\(1 + k % 9)-01",
                 status: k % 3 == 0 ? nil : .resolved, tags: ["tag-\(k % 7)", "shared"], summary: "요약 \(k % 5)",
                 related: k % 10 == 0 ? ["e-00001"] : [],
-                symptoms: [.init(phrase: "大标题看不见 \(k % 11)", fragment: "symptom-1")], usesModelWorld: k % 13 == 0,
+                symptoms: [.init(phrase: "大标题看不见 \(k % 11)", entryLang: "zh-Hans", fragment: "symptom-1")], usesModelWorld: k % 13 == 0,
                 attempts: [.init(number: "1", outcome: .failed), .init(number: "2", outcome: .worked)])
             let diagnostics = k % 4 == 0 ? [] : [
                 Diagnostic(path: "entries/\(id)/entry.md", location: SourceLocation(line: 5, column: 1), severity: .warning,

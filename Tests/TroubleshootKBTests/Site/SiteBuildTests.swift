@@ -358,7 +358,7 @@ import Testing
         let card2 = String(page[attempt2.upperBound...].prefix(600))
         // `pass` is an older spelling of `reproduces` (docs/site.md): the title is the verdict as kb check writes it.
         #expect(card2.contains("<span class=\"badge check-pass\" title=\"reproduces\">有效</span>"), "\(card2)")
-        #expect(page.contains("<th scope=\"row\">attempt-9</th>"), "unknown anchors are listed, not linked")
+        #expect(page.contains("<th scope=\"row\" role=\"rowheader\">attempt-9</th>"), "unknown anchors are listed, not linked")
         #expect(Support.text(files["index.html"]).contains("check-pass"))
         let unchecked = Support.text(files["entries/unchecked.html"])
         #expect(!unchecked.contains("id=\"checks\"") && !unchecked.contains("check-"), "nothing without a report or scenario")
@@ -396,6 +396,21 @@ import Testing
     ])
     func detectsPhraseLanguageByScript(phrase: String, language: ScriptLanguage) {
         #expect(ScriptLanguage.detect(phrase) == language)
+    }
+
+    /// A phrase of kanji alone is Japanese in a Japanese entry, Chinese elsewhere; kana and
+    /// Hangul decide whatever the entry.
+    @Test(arguments: [
+        ("NFKD 濁点 分離 U+3099", "ja", ScriptLanguage.ja),
+        ("SwiftUI navigationItem 取得 EnvironmentKey", "ja-JP", .ja),
+        ("NFKD 濁点 分離 U+3099", "zh-Hans", .zh),
+        ("大标题 背景图", "ko", .zh),
+        ("ナビゲーションバー", "zh-Hans", .ja),
+        ("네비게이션 바", "ja", .ko),
+        ("navigation bar shadow", "ja", .en),
+    ])
+    func hanOnlyPhraseTakesTheEntrysJapanese(phrase: String, entryLang: String, language: ScriptLanguage) {
+        #expect(ScriptLanguage.detect(phrase, entryLang: entryLang) == language)
     }
 
     /// A file written in pieces holds them in order, empty ones and more than one `writev`
