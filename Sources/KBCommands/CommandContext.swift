@@ -4,30 +4,47 @@ import KBCore
 import KBSearch
 import KBScenarios
 import KBSite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `write(2)`, named apart from `OutputStream.write(_:)`.
+private func systemWrite(_ fileDescriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fileDescriptor, bytes, count)
+}
 
 /// Where a command writes: a stream that is either a file descriptor or a buffer (tests).
 public final class OutputStream: Sendable {
-    private let handle: FileHandle?
+    /// The file descriptor written to, or nil for a stream collecting text in memory.
+    private let fileDescriptor: Int32?
     private let buffer = Mutex<[UInt8]>([])
+    /// Called once, with `errno`, when a write to the descriptor fails (a closed pipe: `EPIPE`;
+    /// a full disk: `ENOSPC`); what is written after that is dropped.
+    private let whenWriteFails: (@Sendable (Int32) -> Void)?
+    private let failed = Atomic<Bool>(false)
     /// Whether the stream is a terminal (colour and progress are shown only then).
     public let isTerminal: Bool
 
     /// A stream writing to a file descriptor, buffered until `flush()` or 64 KiB.
-    public init(fileDescriptor: Int32) {
-        handle = FileHandle(fileDescriptor: fileDescriptor, closeOnDealloc: false)
+    public init(fileDescriptor: Int32, whenWriteFails: (@Sendable (Int32) -> Void)? = nil) {
+        self.fileDescriptor = fileDescriptor
+        self.whenWriteFails = whenWriteFails
         isTerminal = isatty(fileDescriptor) == 1
     }
 
     /// A stream collecting text in memory.
     public init(capturingAsTerminal terminal: Bool = false) {
-        handle = nil
+        fileDescriptor = nil
+        whenWriteFails = nil
         isTerminal = terminal
     }
 
     public func write(_ text: String) {
         let shouldFlush = buffer.withLock { buffer in
             buffer.append(contentsOf: text.utf8)
-            return handle != nil && buffer.count >= 1 << 16
+            return fileDescriptor != nil && buffer.count >= 1 << 16
         }
         if shouldFlush { flush() }
     }
@@ -39,17 +56,38 @@ public final class OutputStream: Sendable {
         let shouldFlush = buffer.withLock { buffer in
             line(&buffer)
             buffer.append(UInt8(ascii: "\n"))
-            return handle != nil && buffer.count >= 1 << 16
+            return fileDescriptor != nil && buffer.count >= 1 << 16
         }
         if shouldFlush { flush() }
     }
 
+    /// Writes what is buffered. A failed write is reported once to `whenWriteFails` (outside the
+    /// lock), never trapped on.
     public func flush() {
-        buffer.withLock { buffer in
-            guard let handle, !buffer.isEmpty else { return }
-            handle.write(Data(buffer))
-            buffer.removeAll(keepingCapacity: true)
+        let error: Int32? = buffer.withLock { buffer in
+            guard let fileDescriptor, !buffer.isEmpty else { return nil }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            if failed.load(ordering: .relaxed) { return nil }
+            let error = buffer.withUnsafeBytes { Self.writeAll($0, to: fileDescriptor) }
+            if error != nil { failed.store(true, ordering: .relaxed) }
+            return error
         }
+        if let error { whenWriteFails?(error) }
+    }
+
+    /// Writes all of `bytes`, again after an interruption or a partial write; the `errno` of a
+    /// failed write, or nil.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fileDescriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
     }
 
     /// What was written to a capturing stream.

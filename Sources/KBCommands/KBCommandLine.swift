@@ -174,8 +174,17 @@ public enum KBCommandLine {
     /// Runs `kb` as a process: real streams, environment and working directory.
     public static func runAsProcess() -> Never {
         signal(SIGPIPE, SIG_IGN)
+        // Standard output that cannot be written ends the run: quietly when the reader went away
+        // (`kb export | head`), with the reason otherwise (a full disk); exit 1 either way.
+        let stdout = OutputStream(fileDescriptor: 1) { error in
+            if error != EPIPE {
+                let message = "Error: cannot write to standard output: \(String(cString: strerror(error)))\n"
+                _ = message.withCString { write(2, $0, strlen($0)) }
+            }
+            exit(1)
+        }
         var context = CommandContext(workingDirectory: FileManager.default.currentDirectoryPath,
-                                     stdout: OutputStream(fileDescriptor: 1), stderr: OutputStream(fileDescriptor: 2),
+                                     stdout: stdout, stderr: OutputStream(fileDescriptor: 2),
                                      environment: ProcessInfo.processInfo.environment)
         context.executablePath = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let code = main(Array(CommandLine.arguments.dropFirst()), context: context)
