@@ -90,16 +90,11 @@ public struct ServeCommand: KBCommand {
             try? opener.run()
         }
 
-        // Ctrl-C (and SIGTERM) end the loop below; the server and the temporary folder go with it.
+        // Ctrl-C, SIGTERM and SIGHUP (the terminal closed) end the loop below; the server and the
+        // temporary folder go with it. During a rebuild they end the process at once, with the
+        // workspace removed (`SiteWriter.Interruption`).
         let stop = Mutex(false)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.withLock { $0 = true } }
-            source.resume()
-            return source
-        }
+        SiteWriter.Interruption.whenIdle { _ in stop.withLock { $0 = true } }
         var watched = [context.entriesDirectory]
         if let file = context.root?.configurationFile { watched.append(file) }
         if let theme { watched.append(theme) }
@@ -120,7 +115,7 @@ public struct ServeCommand: KBCommand {
             stdout.flush()
             stderr.flush()
         }
-        sources.forEach { $0.cancel() }
+        SiteWriter.Interruption.whenIdle { _ in }
         server.stop()
         stdout.print("stopped")
         return ExitCode.success

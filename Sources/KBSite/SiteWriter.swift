@@ -452,12 +452,18 @@ package final class SiteWriter: Sendable {
 
     /// SIGINT, SIGTERM or SIGHUP during a build: the staging folders (and the folders registered
     /// for cleanup, such as `kb serve`'s workspace) are removed and the process exits with 128 +
-    /// the signal (the previous site was never touched). Between builds the signal is left to
-    /// the command (`kb serve` stops cleanly). SIGKILL cannot be caught; the next build removes
-    /// what it leaves (`removeStale`).
+    /// the signal (the previous site was never touched). Between builds the signal goes to the
+    /// command's handler (`whenIdle`: `kb serve` stops cleanly). SIGKILL cannot be caught; the
+    /// next build removes what it leaves (`removeStale`).
+    ///
+    /// These are the process's only handlers of the three signals: on Linux a later
+    /// `signal(…, SIG_IGN)` would replace the one Dispatch installs for its sources, and the
+    /// signals would then be dropped.
     package enum Interruption {
         /// The staging folders of builds in progress, and the other folders to remove.
         private static let folders = Mutex<(building: Set<String>, cleanup: Set<String>)>(([], []))
+        /// What a signal does between builds (nil: nothing).
+        private static let idleHandler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
         /// The signal sources, made on first use and kept, unchanged, for the life of the process
         /// (a registry: dispatch sources are thread-safe, but Dispatch does not mark them Sendable).
         nonisolated(unsafe) private static let installOnce: [DispatchSourceSignal] = {
@@ -467,7 +473,10 @@ package final class SiteWriter: Sendable {
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
                     let (pending, extra) = folders.withLock { $0 }
-                    guard !pending.isEmpty else { return }
+                    guard !pending.isEmpty else {
+                        idleHandler.withLock { $0 }?(number)
+                        return
+                    }
                     for folder in pending.union(extra) { try? FileManager.default.removeItem(atPath: folder) }
                     exit(128 + number)
                 }
@@ -484,6 +493,13 @@ package final class SiteWriter: Sendable {
 
         static func unregister(_ folder: String) {
             _ = folders.withLock { $0.building.remove(folder) }
+        }
+
+        /// Calls `handler` with the signal when SIGINT, SIGTERM or SIGHUP comes while no build is
+        /// in progress (a signal during a build still removes its folders and exits).
+        package static func whenIdle(_ handler: @escaping @Sendable (Int32) -> Void) {
+            _ = installOnce
+            idleHandler.withLock { $0 = handler }
         }
 
         /// A folder also removed when a build is interrupted (it does not mark a build in progress).

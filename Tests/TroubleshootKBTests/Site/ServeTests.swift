@@ -119,6 +119,47 @@ import Glibc
         #expect(rest.contains("stopped"))
     }
 
+    /// Ctrl-C, SIGTERM and SIGHUP (a closed terminal) each stop the server between rebuilds: exit
+    /// 0, "stopped", the port closed and the temporary workspace gone. (Each signal is sent only
+    /// after the first build, whose interruption handling must not leave it ignored.)
+    @Test(.enabled(if: InstallTests.hasBinary, "no kb binary (swift build builds .build/debug/kb)"), arguments: [SIGINT, SIGTERM, SIGHUP])
+    func signalsStopTheServer(_ signal: Int32) throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", directory, "--lang", "en"], in: "/").code == 0)
+        let workspaces = directory + "/tmp"
+        try FileManager.default.createDirectory(atPath: workspaces, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InstallTests.binary!)
+        process.arguments = ["serve", "--port", "0"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "NO_COLOR": "1", "TMPDIR": workspaces + "/"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var firstLine = ""
+        while !firstLine.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            firstLine += String(decoding: data, as: UTF8.self)
+        }
+        let port = try #require(firstLine.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(firstLine)")
+        #expect(Self.get(port, "/")?.status == 200)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspaces).contains { $0.hasPrefix("kb-serve-") })
+        kill(process.processIdentifier, signal)
+        let sent = Date()
+        while process.isRunning && Date().timeIntervalSince(sent) < 5 { usleep(20_000) }
+        #expect(!process.isRunning, "kb serve still runs 5 s after signal \(signal)")
+        guard !process.isRunning else { return }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest.contains("stopped"))
+        #expect(Self.get(port, "/") == nil, "the port still answers")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspaces).filter { $0.hasPrefix("kb-serve-") } == [])
+    }
+
     /// A symbolic link in the site that leads out of it is refused; one inside is served.
     @Test func symbolicLinksOutAreRefused() throws {
         let directory = TestSupport.temporaryDirectory()
