@@ -37,12 +37,17 @@ enum SearchSnippetMaker {
         let context = length / 6
         var ws = 0
         if !merged.isEmpty {
+            // The ranges inside a window [s, e) are those from the first that starts at s or later
+            // to the last that ends by e: `merged` is sorted and its ranges are apart, so both ends
+            // only move forward as the windows do (linear, not quadratic, in the matches).
             var bestCount = -1
+            var first = 0, past = 0
             for h in merged {
                 let s = max(0, min(h.lowerBound - context, n - length))
                 let e = min(n, s + length)
-                var c = 0
-                for x in merged where x.lowerBound >= s && x.upperBound <= e { c += 1 }
+                while first < merged.count && merged[first].lowerBound < s { first += 1 }
+                while past < merged.count && merged[past].upperBound <= e { past += 1 }
+                let c = max(0, past - first)
                 if c > bestCount { bestCount = c; ws = s }
             }
         }

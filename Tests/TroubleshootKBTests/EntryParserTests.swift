@@ -139,6 +139,48 @@ struct ParsingCase: CustomTestStringConvertible, Sendable {
         #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty)
     }
 
+    /// A comment is a note to whoever edits the file: in no record (kb init's examples start
+    /// with one), and text before the first heading joins the problem under its heading.
+    @Test func commentsAreNotRecordsAndTheProblemKeepsItsHeading() throws {
+        let entry = try #require(TestSupport.parse(TestSupport.entry(body: """
+            <!-- An example entry: delete its folder
+                 once you have entries of your own. -->
+
+            Seen on every release.
+
+            ## Problem
+
+            The script picks the wrong tag.
+
+            <!-- TODO(kb-new): what did you see? --> <!-- and where? -->
+
+            ## Attempts
+
+            ### Attempt 1: sort -n
+
+            <!-- TODO(kb-new): the idea -->
+
+            Result: failed, 1.10 reads as 1.1.
+            """)).entry)
+        let problem = try #require(entry.problem)
+        #expect(problem.heading == "Problem")
+        #expect(problem.text == "Seen on every release.\nThe script picks the wrong tag.", "\(problem.text)")
+        #expect(entry.attempts.count == 1)
+        #expect(entry.attempts[0].parts.map(\.text) == ["1.10 reads as 1.1."], "\(entry.attempts[0].parts.map(\.text))")
+        let search = SearchDocument(entry: entry)
+        let texts = search.fields.values.flatMap { $0 }.map(\.text)
+        #expect(!texts.contains { $0.contains("<!--") || $0.contains("TODO") }, "\(texts)")
+    }
+
+    @Test(arguments: [
+        ("<!-- a -->", true), ("<!-- a -->\n<!-- b -->\n", true), ("  <!--\nmany\nlines\n-->  ", true),
+        ("<!-- a --> <div>", false), ("<div><!-- a --></div>", false), ("<!-- unterminated", false),
+    ])
+    func htmlCommentBlocks(_ html: String, _ isComment: Bool) throws {
+        let block = MarkdownNode(kind: .htmlBlock, literal: html, range: SourceRange(start: .init(line: 1, column: 1), end: .init(line: 1, column: 1)))
+        #expect(block.isHTMLComment == isComment)
+    }
+
     @Test func attemptPartsKeepTheirRoles() throws {
         let entry = try #require(TestSupport.parse(TestSupport.entry(body: Self.cases[0].body)).entry)
         let attempt = entry.attempts[1]

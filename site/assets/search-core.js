@@ -1278,12 +1278,15 @@
     var cps = codePoints(String(text));
     var n = cps.length, context = Math.floor(length / 6), ws = 0;
     if (merged.length) {
-      var bestCount = -1;
+      // The ranges inside a window [s, e) run from the first that starts at s or later to the
+      // last that ends by e; merged is sorted and its ranges apart, so both only move forward.
+      var bestCount = -1, first = 0, past = 0;
       merged.forEach(function (h) {
         var s = Math.max(0, Math.min(h[0] - context, n - length));
         var e = Math.min(n, s + length);
-        var c = 0;
-        merged.forEach(function (x) { if (x[0] >= s && x[1] <= e) c++; });
+        while (first < merged.length && merged[first][0] < s) first++;
+        while (past < merged.length && merged[past][1] <= e) past++;
+        var c = Math.max(0, past - first);
         if (c > bestCount) { bestCount = c; ws = s; }
       });
     }

@@ -126,6 +126,9 @@ struct StructureBuilder {
         var current = Current.none
 
         for (index, block) in document.blocks.enumerated() {
+            // A comment (`<!-- … -->`: kb init's note, a kb new draft's TODOs) is not part of any
+            // record; lint still reads the TODOs from the source.
+            if block.isHTMLComment { continue }
             if case .heading(let level) = block.kind {
                 let text = block.plainText
                 if index == 0, level == 1, titleHeading == nil {
@@ -175,15 +178,19 @@ struct StructureBuilder {
             }
         }
 
+        /// The sections of `kind` as one: the first one's heading (or, when the first is the
+        /// text before any heading, the next one's), then each one's blocks, a later section's
+        /// heading before its blocks.
         func merged(_ kind: SectionKind) -> Section? {
             let matching = sections.filter { $0.kind == kind }
             guard let first = matching.first else { return nil }
+            let heading = first.heading ?? matching.lazy.compactMap(\.heading).first
             var blocks = first.blocks
             for other in matching.dropFirst() {
-                if let heading = other.heading { blocks.append(heading) }
+                if let own = other.heading, own.range != heading?.range { blocks.append(own) }
                 blocks += other.blocks
             }
-            return Section(kind: kind, headingBlock: first.heading, blocks: blocks)
+            return Section(kind: kind, headingBlock: heading, blocks: blocks)
         }
 
         let builtAttempts = attempts.map { builder -> Attempt in

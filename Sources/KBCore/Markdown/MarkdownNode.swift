@@ -50,6 +50,21 @@ public struct MarkdownNode: Sendable {
         }
     }
 
+    /// Whether the node is an HTML block of comments only (`<!-- … -->`, one or more, with
+    /// white space between): a note to whoever edits the file, not content.
+    public var isHTMLComment: Bool {
+        guard kind == .htmlBlock else { return false }
+        var rest = Substring(literal)
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.isEmpty { return true }
+            guard rest.hasPrefix("<!--"), let end = rest.range(of: "-->", range: rest.index(rest.startIndex, offsetBy: 4)..<rest.endIndex) else {
+                return false
+            }
+            rest = rest[end.upperBound...]
+        }
+    }
+
     /// The node's text without markup: inline text, code spans and code blocks, with
     /// line breaks as newlines and blocks separated by newlines.
     public var plainText: String {

@@ -127,8 +127,8 @@ struct ImportFixture: Sendable, CustomTestStringConvertible {
 
         #expect(entry.attempts.map(\.number.description) == fixture.attempts.map(\.number))
         #expect(entry.attempts.map(\.outcome) == fixture.attempts.map(\.outcome))
-        for (attempt, facts) in zip(entry.attempts, fixture.factOutcomes) {
-            let todos = attempt.parts.filter { $0.block.kind == .htmlBlock && $0.text.contains("TODO(kb-import)") }.map(\.text)
+        for (index, (attempt, facts)) in zip(entry.attempts, fixture.factOutcomes).enumerated() {
+            let todos = TestSupport.comments(underAttempt: index, of: entry).filter { $0.contains("TODO(kb-import)") }
             if attempt.outcome == .unknown {
                 // Where the text states no outcome the draft asks instead of guessing.
                 #expect(!todos.isEmpty, "attempt \(attempt.number) is unknown without a TODO(kb-import)")

@@ -105,7 +105,7 @@ import Testing
         #expect(entry.attempts.map(\.outcome) == [.unknown, .worked, .failed])
         // The closing sentence that states the outcome became the result.
         #expect(entry.attempts[1].failure == "It worked.")
-        let todos = entry.attempts[0].parts.filter { $0.block.kind == .htmlBlock }.map(\.text)
+        let todos = TestSupport.comments(underAttempt: 0, of: entry)
         #expect(todos.count == 1 && todos[0].contains("TODO(kb-import)"))
         #expect(entry.fix != nil && entry.metadata.status == .resolved)
     }
@@ -121,7 +121,7 @@ import Testing
         """)
         #expect(entry.attempts.count == 1)
         #expect(entry.attempts[0].outcome == .failed)
-        let todos = entry.attempts[0].parts.filter { $0.block.kind == .htmlBlock }.map(\.text)
+        let todos = TestSupport.comments(underAttempt: 0, of: entry)
         #expect(todos.contains { $0.contains("outcome 실패 drafted from \"적용 안 됨\"") }, "\(todos)")
         #expect(entry.metadata.status == .open)
     }

@@ -63,7 +63,7 @@ struct OutcomeEvidenceCase: Sendable, CustomTestStringConvertible {
         let entry = try #require(TestSupport.parse(markdown, folder: "sample-entry").entry, "\(markdown)")
         let attempt = try #require(entry.attempts.first, "\(markdown)")
         #expect(attempt.outcome == example.outcome, "\(markdown)")
-        let question = attempt.parts.map(\.text).first { $0.contains("TODO(kb-import): attempt 1: outcome") }
+        let question = TestSupport.comments(underAttempt: 0, of: entry).first { $0.contains("TODO(kb-import): attempt 1: outcome") }
         #expect((question != nil) == example.drafted, "\(markdown)")
         if let cites = example.cites { #expect(question?.contains("\"\(cites)\"") == true, "\(markdown)") }
     }

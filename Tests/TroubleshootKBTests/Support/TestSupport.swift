@@ -40,6 +40,22 @@ enum TestSupport {
             .sorted()
     }
 
+    /// The comments (`<!-- … -->` blocks, which are in no record) under the heading of attempt
+    /// `index`, up to the next heading of its level or above: where a draft asks its questions.
+    static func comments(underAttempt index: Int, of entry: Entry) -> [String] {
+        let heading = entry.attempts[index].headingBlock
+        guard case .heading(let level) = heading.kind else { return [] }
+        var out: [String] = []
+        var inside = false
+        for block in entry.body.blocks {
+            if block.range == heading.range { inside = true; continue }
+            guard inside else { continue }
+            if case .heading(let other) = block.kind, other <= level { break }
+            if block.isHTMLComment { out.append(block.literal) }
+        }
+        return out
+    }
+
     static func parse(_ text: String, folder: String = "test-entry") -> EntryParser.Result {
         EntryParser().parse(bytes: Array(text.utf8), path: "\(folder)/entry.md", folderName: folder)
     }
