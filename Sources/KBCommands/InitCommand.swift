@@ -17,7 +17,8 @@ public struct InitCommand: KBCommand {
         entries/glossary.yaml, .gitignore and .github/workflows/kb.yml (lint --strict, check \
         --junit, build). The examples lint clean and reproduce with GNU sort, so 'kb lint', \
         'kb check' and 'kb build' work at once. Nothing is overwritten: if any of these files \
-        exists, nothing is written.
+        exists, nothing is written (a .gitignore the folder has only gets the lines it lacks), \
+        and a write that fails takes back the files and folders written before it.
         """,
         arguments: [.init("dir", help: "Where to create the knowledge base (default: the working directory); created if missing.", arity: .optional, completion: .directories)],
         options: [langOption, titleOption]
@@ -47,6 +48,13 @@ public struct InitCommand: KBCommand {
 
     public var knowledgeBase: KnowledgeBaseRequirement { .none }
 
+    /// Why a file could not be written, in words (`Permission denied`, `Not a directory`).
+    static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(code))) }
+        return error.localizedDescription
+    }
+
     public func run(_ context: CommandContext) throws -> Int32 {
         let fm = FileManager.default
         let root = EntryLocator.absolute(directory, workingDirectory: context.workingDirectory)
@@ -73,13 +81,41 @@ public struct InitCommand: KBCommand {
         guard existing.isEmpty else {
             throw KBError("\(directory) already has \(existing.joined(separator: ", ")); nothing was written")
         }
+        // What this run made, taken back if a later write fails (a knowledge base is made whole
+        // or not at all, so that kb init can simply be run again).
+        var madeFiles: [String] = [], madeFolders: [String] = []
+        func takeBack() {
+            for file in madeFiles.reversed() { try? fm.removeItem(atPath: file) }
+            for folder in madeFolders.reversed() { _ = rmdir(folder) }
+        }
+        func makeFolders(_ folder: String) throws {
+            var missing: [String] = []
+            var path = folder
+            var isFolder: ObjCBool = false
+            while !path.isEmpty && path != "/" && !fm.fileExists(atPath: path, isDirectory: &isFolder) {
+                missing.append(path)
+                path = (path as NSString).deletingLastPathComponent
+            }
+            if !isFolder.boolValue && fm.fileExists(atPath: path) {
+                throw KBError("\(path) is a file, where a folder is needed")
+            }
+            for folder in missing.reversed() {
+                try fm.createDirectory(atPath: folder, withIntermediateDirectories: false)
+                madeFolders.append(folder)
+            }
+        }
         for file in files {
             let target = (root as NSString).appendingPathComponent(file.path)
             do {
-                try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try makeFolders((target as NSString).deletingLastPathComponent)
                 try Data(file.content.utf8).write(to: URL(fileURLWithPath: target), options: .withoutOverwriting)
+                madeFiles.append(target)
+            } catch let error as KBError {
+                takeBack()
+                throw KBError("cannot write \(target): \(error.message); nothing was written")
             } catch {
-                throw KBError("cannot write \(target): \(error.localizedDescription)")
+                takeBack()
+                throw KBError("cannot write \(target): \(Self.reason(error)); nothing was written")
             }
         }
         // .gitignore: created, or the missing lines added to the one the folder has.
@@ -90,15 +126,25 @@ public struct InitCommand: KBCommand {
             let missing = StarterKnowledgeBase.ignoredLines.filter { !present.contains($0) && !present.contains("/" + $0) }
             if !missing.isEmpty {
                 let addition = (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + StarterKnowledgeBase.gitignoreHeader + "\n" + missing.joined(separator: "\n") + "\n"
-                guard let handle = FileHandle(forWritingAtPath: gitignore) else { throw KBError("cannot write \(gitignore)") }
-                handle.seekToEndOfFile()
-                handle.write(Data(addition.utf8))
-                handle.closeFile()
+                do {
+                    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: gitignore))
+                    defer { try? handle.close() }
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data(addition.utf8))
+                } catch {
+                    takeBack()
+                    throw KBError("cannot add to \(gitignore): \(Self.reason(error)); nothing else was written")
+                }
                 written.append(".gitignore (added \(missing.joined(separator: ", ")))")
             }
         } else {
             let text = StarterKnowledgeBase.gitignoreHeader + "\n" + StarterKnowledgeBase.ignoredLines.joined(separator: "\n") + "\n"
-            try Data(text.utf8).write(to: URL(fileURLWithPath: gitignore), options: .withoutOverwriting)
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: gitignore), options: .withoutOverwriting)
+            } catch {
+                takeBack()
+                throw KBError("cannot write \(gitignore): \(Self.reason(error)); nothing was written")
+            }
             written.append(".gitignore")
         }
         let here = root == (context.workingDirectory as NSString).standardizingPath

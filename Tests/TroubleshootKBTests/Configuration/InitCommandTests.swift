@@ -87,6 +87,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory + "/entries"), "a refused init wrote files")
     }
 
+    /// A write that fails halfway (a file where the workflow's folder goes) takes back what was
+    /// written, so that kb init can be run again once the way is clear.
+    @Test func aFailedWriteTakesBackWhatWasWritten() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        TestSupport.write("", to: directory + "/.github/workflows")
+        let result = TestSupport.kb(["init"], in: directory)
+        #expect(result.code == 1)
+        #expect(result.stderr.contains(".github/workflows is a file, where a folder is needed; nothing was written"), "\(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(left == [".github"], "\(left)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/.github") == ["workflows"])
+        try FileManager.default.removeItem(atPath: directory + "/.github/workflows")
+        #expect(TestSupport.kb(["init"], in: directory).code == 0)
+        #expect(FileManager.default.fileExists(atPath: directory + "/.github/workflows/kb.yml"))
+        #expect(TestSupport.kb(["lint"], in: directory).code == 0)
+    }
+
     @Test func usageErrors() {
         #expect(TestSupport.kb(["init", "--lang", "fr"], in: "/").code == 64)
         #expect(TestSupport.kb(["init", "a", "b"], in: "/").code == 64)
