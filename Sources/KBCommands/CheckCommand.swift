@@ -77,13 +77,19 @@ public struct CheckCommand: KBCommand {
                 skippedUnreadable = true
             }
         }
-        try write(report, context: context)
         if format == "json" {
             context.stdout.print(String(decoding: try report.jsonData(), as: UTF8.self))
         } else if explain != nil {
             for entry in report.entries { context.stdout.print(Self.explanation(entry, style: context.style)) }
         } else {
             context.stdout.print(Self.table(report, style: context.style))
+        }
+        // The results are shown even when the report cannot be kept (a read-only checkout).
+        do {
+            try write(report, context: context)
+        } catch {
+            context.stderr.print("Error: \(error)")
+            return ExitCode.failure
         }
         return report.isSuccess && !skippedUnreadable ? ExitCode.success : ExitCode.failure
     }
@@ -133,18 +139,18 @@ public struct CheckCommand: KBCommand {
         return CheckReport(checkedAt: CheckReport.timestamp(), entries: results)
     }
 
+    /// Writes the JSON report (and the JUnit one with `--junit`); the error names the file.
     func write(_ report: CheckReport, context: CommandContext) throws {
         let path = reportPath.map { EntryLocator.absolute($0, workingDirectory: context.workingDirectory) } ?? context.checkReportPath
-        do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try report.jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
-            if let junit {
-                let junitPath = EntryLocator.absolute(junit, workingDirectory: context.workingDirectory)
-                try FileManager.default.createDirectory(atPath: (junitPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(report.junitXML().utf8).write(to: URL(fileURLWithPath: junitPath), options: .atomic)
+        var files = [(path, { try report.jsonData() })]
+        if let junit { files.append((EntryLocator.absolute(junit, workingDirectory: context.workingDirectory), { Data(report.junitXML().utf8) })) }
+        for (file, data) in files {
+            do {
+                try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try data().write(to: URL(fileURLWithPath: file), options: .atomic)
+            } catch {
+                throw KBError("cannot write the report \(EntryLocator.displayPath(file, workingDirectory: context.workingDirectory)): \(WriteFailure.reason(error, path: file))")
             }
-        } catch {
-            throw KBError("cannot write the report: \(error.localizedDescription)")
         }
     }
 

@@ -48,13 +48,6 @@ public struct InitCommand: KBCommand {
 
     public var knowledgeBase: KnowledgeBaseRequirement { .none }
 
-    /// Why a file could not be written, in words (`Permission denied`, `Not a directory`).
-    static func reason(_ error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(code))) }
-        return error.localizedDescription
-    }
-
     public func run(_ context: CommandContext) throws -> Int32 {
         let fm = FileManager.default
         let root = EntryLocator.absolute(directory, workingDirectory: context.workingDirectory)
@@ -115,7 +108,7 @@ public struct InitCommand: KBCommand {
                 throw KBError("cannot write \(target): \(error.message); nothing was written")
             } catch {
                 takeBack()
-                throw KBError("cannot write \(target): \(Self.reason(error)); nothing was written")
+                throw KBError("cannot write \(target): \(WriteFailure.reason(error)); nothing was written")
             }
         }
         // .gitignore: created, or the missing lines added to the one the folder has.
@@ -133,7 +126,7 @@ public struct InitCommand: KBCommand {
                     try handle.write(contentsOf: Data(addition.utf8))
                 } catch {
                     takeBack()
-                    throw KBError("cannot add to \(gitignore): \(Self.reason(error)); nothing else was written")
+                    throw KBError("cannot add to \(gitignore): \(WriteFailure.reason(error)); nothing else was written")
                 }
                 written.append(".gitignore (added \(missing.joined(separator: ", ")))")
             }
@@ -143,7 +136,7 @@ public struct InitCommand: KBCommand {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: gitignore), options: .withoutOverwriting)
             } catch {
                 takeBack()
-                throw KBError("cannot write \(gitignore): \(Self.reason(error)); nothing was written")
+                throw KBError("cannot write \(gitignore): \(WriteFailure.reason(error)); nothing was written")
             }
             written.append(".gitignore")
         }

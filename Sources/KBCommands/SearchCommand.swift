@@ -386,7 +386,8 @@ public struct IndexCommand: KBCommand {
         let (index, freshness, problems) = try store.open(forceRebuild: rebuild)
         for problem in problems { context.stderr.print(problem.formatted) }
         context.stdout.print("search index \(freshness.rawValue): \(index.documentCount) entries, \(index.tokenCount) tokens, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
-        return freshness == .notSaved ? ExitCode.failure : ExitCode.success
+        if freshness == .notWritable { context.stderr.print("Error: cannot write the search index in \(store.cacheDirectory)") }
+        return freshness == .notSaved || freshness == .notWritable ? ExitCode.failure : ExitCode.success
     }
 
     /// `--watch`: runs the search server until it stops.

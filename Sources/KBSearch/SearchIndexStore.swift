@@ -35,6 +35,9 @@ public struct SearchIndexStore: Sendable {
         case reused, built, rebuiltChanged = "rebuilt (entries changed)", rebuiltInvalid = "rebuilt (index unreadable)"
         /// Built for this command only: the entries have lint errors, the index on disk was kept.
         case notSaved = "built in memory, not saved (the entries have errors; run kb lint)"
+        /// Built for this command only: the cache folder cannot be written (a read-only checkout
+        /// without a writable home; `KB_CACHE` names another folder).
+        case notWritable = "built in memory, not saved (the cache folder cannot be written; KB_CACHE names another)"
     }
 
     static let manifestName = "manifest.tsv"
@@ -226,9 +229,15 @@ public struct SearchIndexStore: Sendable {
             if let temporary { unlink(temporary) }
             return (index, .notSaved, problems)
         }
-        if let writeError { throw writeError }
-        try SearchIndex.commitTemporary(temporary!, to: indexURL)
-        try Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
+        // An index that cannot be kept still answers this command.
+        guard writeError == nil, let temporary else { return (index, .notWritable, []) }
+        do {
+            try SearchIndex.commitTemporary(temporary, to: indexURL)
+            try Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
+        } catch {
+            unlink(temporary)
+            return (index, .notWritable, [])
+        }
         return (index, freshness, [])
     }
 

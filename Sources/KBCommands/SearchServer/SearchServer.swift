@@ -203,7 +203,7 @@ final class SearchServer {
             }
             return opened
         }
-        return opened.freshness == .notSaved ? opened : (opened.index, .reused, [])
+        return opened.freshness == .notSaved || opened.freshness == .notWritable ? opened : (opened.index, .reused, [])
     }
 }
 

@@ -171,3 +171,32 @@ import Testing
         #expect(result.stdout.contains("Set 'theme: theme' in"))
     }
 }
+
+/// A knowledge base whose cache folder cannot be written (a read-only checkout without a
+/// writable home; here KB_CACHE under a file, which even root cannot write): search answers from
+/// an index built in memory, check shows its results and says the report could not be kept, and
+/// kb index, whose job is to keep the index, fails naming the folder.
+@Suite struct UnwritableCacheTests {
+    @Test func searchCheckAndIndexWithoutACache() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        #expect(TestSupport.kb(["init", "--lang", "en"], in: directory).code == 0)
+        TestSupport.write("a file", to: directory + "/blocker")
+        let environment = ["KB_CACHE": directory + "/blocker/cache"]
+
+        let search = TestSupport.kb(["search", "sort version order"], in: directory, environment: environment)
+        #expect(search.code == 0, "\(search.stderr)")
+        #expect(search.stdout.contains("example-sort-version-order"))
+        #expect(search.stderr.contains("built in memory, not saved (the cache folder cannot be written"), "\(search.stderr)")
+
+        let index = TestSupport.kb(["index"], in: directory, environment: environment)
+        #expect(index.code == 1)
+        #expect(index.stderr.contains("Error: cannot write the search index in \(directory)/blocker/cache/index"), "\(index.stderr)")
+
+        let check = TestSupport.kb(["check"], in: directory, environment: environment)
+        #expect(check.code == 1)
+        #expect(check.stdout.contains("1 entry checked: 1 reproduces"), "\(check.stdout)")
+        #expect(check.stderr.contains("Error: cannot write the report"), "\(check.stderr)")
+        #expect(!check.stderr.contains("NSCocoaErrorDomain"), "\(check.stderr)")
+    }
+}
