@@ -76,7 +76,7 @@ public struct BuildCommand: KBCommand {
         }
         let errorStyle = context.errorStyle
         let stderr = context.stderr
-        let progress = ProgressLine(stream: stderr, enabled: stderr.isTerminal)
+        let progress = ProgressLine(stream: stderr, enabled: context.isCapableTerminal(stderr))
         let builder = SiteBuilder(
             options: options,
             report: { diagnostic in

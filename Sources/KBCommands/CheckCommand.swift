@@ -126,7 +126,7 @@ public struct CheckCommand: KBCommand {
         let total = items.count
         let stderr = context.stderr
         let style = context.errorStyle
-        let showProgress = stderr.isTerminal && format == "text"
+        let showProgress = context.isCapableTerminal(stderr) && format == "text"
         var progress: (@Sendable (Int, EntryCheck) -> Void)? = nil
         if showProgress {
             progress = { (done: Int, entry: EntryCheck) -> Void in

@@ -127,13 +127,19 @@ public struct CommandContext: Sendable {
         [UInt8](FileHandle.standardInput.readDataToEndOfFile())
     }
 
-    /// Styles for standard output: ANSI colour on a terminal unless `NO_COLOR` is set.
+    /// Whether `stream` is a terminal that takes escape sequences (not `TERM=dumb`, as in
+    /// Emacs' shell): colour and progress lines are written only there.
+    public func isCapableTerminal(_ stream: OutputStream) -> Bool {
+        stream.isTerminal && environment["TERM"] != "dumb"
+    }
+
+    /// Styles for standard output: ANSI colour on a capable terminal unless `NO_COLOR` is set.
     public var style: TerminalStyle {
-        TerminalStyle(enabled: stdout.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
+        TerminalStyle(enabled: isCapableTerminal(stdout) && environment["NO_COLOR"].map(\.isEmpty) != false)
     }
 
     public var errorStyle: TerminalStyle {
-        TerminalStyle(enabled: stderr.isTerminal && environment["NO_COLOR"].map(\.isEmpty) != false)
+        TerminalStyle(enabled: isCapableTerminal(stderr) && environment["NO_COLOR"].map(\.isEmpty) != false)
     }
 
     /// Where `kb` keeps derived data (search index, check report): `KB_CACHE`, else `.kb` of

@@ -81,7 +81,8 @@ public enum KBCommandLine {
             break
         }
         guard let type = command(named: first) else {
-            context.stderr.print("Error: unknown command '\(first)'. See 'kb --help'.")
+            let what = first.hasPrefix("-") ? "option" : "command"
+            context.stderr.print("Error: unknown \(what) '\(first)'. See 'kb --help'.")
             return ExitCode.usage
         }
         return run(type, Array(arguments.dropFirst()), context: context)

@@ -85,7 +85,11 @@ public struct EntryFilter: Sendable {
     }
 
     public func matches(lang entryLang: String, tags: [String], status entryStatus: EntryMetadata.Status?) -> Bool {
-        if let lang, !(entryLang == lang || entryLang.hasPrefix(lang + "-")) { return false }
+        // Language tags compare without case (`ZH-hans` is `zh-Hans`), as kb search's filter does.
+        if let lang {
+            let wanted = lang.lowercased(), tag = entryLang.lowercased()
+            if !(tag == wanted || tag.hasPrefix(wanted + "-")) { return false }
+        }
         if let tag, !tags.contains(tag) { return false }
         if let status, entryStatus != status { return false }
         return true

@@ -33,6 +33,7 @@ public struct SearchCommand: KBCommand {
     public init(_ arguments: ParsedArguments) throws {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing query") }
         query = arguments.positionals.joined(separator: " ")
+        guard query.contains(where: { !$0.isWhitespace }) else { throw UsageError("the query is empty") }
         filter = try EntryFilter(arguments)
         limit = try arguments.int(Self.limitOption, default: 10, range: 1...1000)
         format = try arguments.choice(Self.formatOption, default: "text")
@@ -57,7 +58,7 @@ public struct SearchCommand: KBCommand {
     func request(_ context: CommandContext) -> SearchServerRequest.Search {
         SearchServerRequest.Search(query: query, lang: filter.lang, tag: filter.tag, status: filter.status?.rawValue, limit: limit,
                                    format: format, explain: explain, workingDirectory: context.workingDirectory,
-                                   stdoutIsTerminal: context.stdout.isTerminal, stderrIsTerminal: context.stderr.isTerminal,
+                                   stdoutIsTerminal: context.isCapableTerminal(context.stdout), stderrIsTerminal: context.isCapableTerminal(context.stderr),
                                    noColor: context.environment["NO_COLOR"], verbose: context.verbose)
     }
 

@@ -88,6 +88,20 @@ import Testing
         #expect((document?["entries"] as? [Any])?.count == TestSupport.entryIDs.count)
     }
 
+    /// Usage mistakes are usage errors (64) that say what was wrong; language tags compare
+    /// without case everywhere.
+    @Test func usageMistakesAndLanguageCase() {
+        let empty = TestSupport.kb(["search", "  "], in: TestSupport.repositoryRoot)
+        #expect(empty.code == 64 && empty.stderr.contains("Error: the query is empty"), "\(empty.stderr)")
+        let option = TestSupport.kb(["--bogus"], in: TestSupport.repositoryRoot)
+        #expect(option.code == 64 && option.stderr.contains("Error: unknown option '--bogus'"), "\(option.stderr)")
+        let command = TestSupport.kb(["bogus"], in: TestSupport.repositoryRoot)
+        #expect(command.code == 64 && command.stderr.contains("Error: unknown command 'bogus'"), "\(command.stderr)")
+        let lower = TestSupport.kb(["list", "--lang", "zh-hans", "--format", "ids"], in: TestSupport.repositoryRoot)
+        let upper = TestSupport.kb(["list", "--lang", "ZH", "--format", "ids"], in: TestSupport.repositoryRoot)
+        #expect(lower.code == 0 && !lower.stdout.isEmpty && upper.stdout == lower.stdout, "\(upper.stdout)")
+    }
+
     @Test func colourOnlyOnATerminalAndNotWithNoColor() {
         let style = CommandContext(workingDirectory: "/", stdout: OutputStream(capturingAsTerminal: true),
                                    stderr: OutputStream(), environment: [:]).style
@@ -95,6 +109,11 @@ import Testing
         let noColor = CommandContext(workingDirectory: "/", stdout: OutputStream(capturingAsTerminal: true),
                                      stderr: OutputStream(), environment: ["NO_COLOR": "1"]).style
         #expect(noColor.bold("x") == "x")
+        // A terminal that takes no escape sequences (TERM=dumb): no colour, no progress line.
+        let dumb = CommandContext(workingDirectory: "/", stdout: OutputStream(capturingAsTerminal: true),
+                                  stderr: OutputStream(capturingAsTerminal: true), environment: ["TERM": "dumb"])
+        #expect(dumb.style.bold("x") == "x" && dumb.errorStyle.bold("x") == "x")
+        #expect(!dumb.isCapableTerminal(dumb.stderr))
     }
 
     @Test func diagnosticLinesOnATerminalAndOff() {

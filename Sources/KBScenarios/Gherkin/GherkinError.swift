@@ -18,8 +18,9 @@ public struct GherkinError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The message in cucumber's format: `(line:column): reason`.
     public var message: String { "(\(line):\(column)): \(reason)" }
 
-    /// `path:line:col: reason`.
-    public var description: String { "\(uri):\(line):\(column): \(reason)" }
+    /// `path:line:col: reason`, as compiler diagnostics and `kb lint` give it: columns start at
+    /// 1, so cucumber's column 0 (end of file) is column 1 here.
+    public var description: String { "\(uri):\(line):\(max(1, column)): \(reason)" }
 }
 
 /// All the errors of one parse; the parser recovers after each error and
