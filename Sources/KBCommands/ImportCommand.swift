@@ -54,7 +54,7 @@ public struct ImportCommand: KBCommand {
                 if failure.message.hasPrefix("the file is larger") {
                     throw KBError("'\(input)' is larger than \(Linter.maximumEntrySize >> 20) MiB, the limit of an entry; split the write-up")
                 }
-                throw KBError("cannot read '\(input)'")
+                throw KBError("'\(input)': \(failure.message)")
             }
         }
         if bytes.count > Linter.maximumEntrySize {

@@ -34,14 +34,19 @@ public struct RenderCommand: KBCommand {
 
     public var knowledgeBase: KnowledgeBaseRequirement { .none }
 
+    /// The largest Markdown file rendered (64 MiB): more is refused, not read.
+    static let maximumInput = 64 << 20
+
     public func run(_ context: CommandContext) throws -> Int32 {
         let data: Data
         if file == "-" {
             data = Data(context.readStandardInput())
         } else {
             let path = EntryLocator.absolute(file, workingDirectory: context.workingDirectory)
-            guard let contents = FileManager.default.contents(atPath: path) else { throw KBError("cannot read \(file)") }
-            data = contents
+            switch LimitedFileRead.read(path, limit: Self.maximumInput) {
+            case .success(let contents): data = contents
+            case .failure(let failure): throw KBError("\(file): \(failure.message)")
+            }
         }
         guard let markdown = String(data: data, encoding: .utf8) else { throw KBError("\(file) is not valid UTF-8") }
         context.stdout.write(MarkdownParser.renderHTML(markdown, unsafe: unsafeHTML, joinCJKSoftBreaks: !keepSoftBreaks))

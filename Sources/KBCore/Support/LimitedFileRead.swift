@@ -9,10 +9,19 @@ package enum LimitedFileRead {
         package let message: String
     }
 
+    /// Works on any readable file (a pipe, `/dev/stdin`, a process substitution); the failure
+    /// says why (`No such file or directory`, `Is a directory`).
     package static func read(_ path: String, limit: Int) -> Result<Data, Failure> {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(Failure(message: "cannot read the file"))
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            return .failure(Failure(message: "cannot read the file: \(String(cString: strerror(errno)))"))
         }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            return .failure(Failure(message: "cannot read the file: \(String(cString: strerror(EISDIR)))"))
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
         do {
             let data = try handle.read(upToCount: limit + 1) ?? Data()

@@ -155,7 +155,7 @@ enum CheckTestSupport {
         #expect(badTag.attempts.first?.message?.contains("names no record") == true)
         let badParse = checker.check(try CheckTestSupport.item(dir + "/entries", "bad-parse"))
         #expect(badParse.verdict == .broken)
-        #expect(badParse.reason?.contains("scenario.feature:5:0") == true, "\(badParse.reason ?? "")")
+        #expect(badParse.reason?.contains("scenario.feature:5:1") == true, "\(badParse.reason ?? "")")
         let needsTool = checker.check(try CheckTestSupport.item(dir + "/entries", "needs-tool"))
         #expect(needsTool.verdict == .skipped)
         #expect(needsTool.reason?.contains("requires no-such-program-kb, which is not installed") == true)
@@ -423,6 +423,13 @@ enum CheckTestSupport {
         #expect(unsafe.stdout.contains("<b>raw</b>"))
         #expect(TestSupport.kb(["render", "--keep-soft-breaks", "a.md"], in: dir).stdout.contains("第一行中文\n第二行中文"))
         #expect(TestSupport.kb(["render"], in: dir).code == 64)
+        // Any readable file renders (a device, a pipe); what cannot be read says why.
+        let empty = TestSupport.kb(["render", "/dev/null"], in: dir)
+        #expect(empty.code == 0 && empty.stdout.isEmpty && empty.stderr.isEmpty, "\(empty.stderr)")
+        let missing = TestSupport.kb(["render", "missing.md"], in: dir)
+        #expect(missing.code == 1 && missing.stderr.contains("Error: missing.md: cannot read the file: No such file or directory"), "\(missing.stderr)")
+        let folder = TestSupport.kb(["render", "."], in: dir)
+        #expect(folder.code == 1 && folder.stderr.contains("Is a directory"), "\(folder.stderr)")
     }
 }
 
