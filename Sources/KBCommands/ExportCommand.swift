@@ -27,7 +27,9 @@ public struct ExportCommand: KBCommand {
         let kb = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: paths)
         let failures = kb.items.flatMap(\.diagnostics).filter { $0.severity == .error }
         for diagnostic in failures { context.stderr.print(diagnostic.formatted) }
-        let export = EntryExport.Document(entries: kb.entries.sorted { $0.id < $1.id }.map(EntryExport.init))
+        // Entries that cannot be read are left out (their errors are above), not exported empty.
+        let (readable, _) = UnreadableEntries.split(kb.items)
+        let export = EntryExport.Document(entries: readable.sorted { $0.id < $1.id }.map(EntryExport.init))
         context.stdout.print(try JSONOutput.string(export))
         return failures.isEmpty ? ExitCode.success : ExitCode.failure
     }

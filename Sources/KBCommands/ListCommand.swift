@@ -22,17 +22,22 @@ public struct ListCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let kb = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: [context.entriesDirectory])
-        let entries = kb.entries.filter(filter.matches).sorted { $0.id < $1.id }
+        let (readable, unreadable) = UnreadableEntries.split(kb.items)
+        let entries = readable.filter(filter.matches).sorted { $0.id < $1.id }
+        // Entries that cannot be read are not listed; saying so (and failing) keeps a script
+        // from taking the list for the whole knowledge base.
+        defer { UnreadableEntries.report(unreadable, leftOutOf: "listed", context: context) }
+        let done = unreadable.isEmpty ? ExitCode.success : ExitCode.failure
         if format == "ids" {
             for entry in entries { context.stdout.print(entry.id) }
-            return ExitCode.success
+            return done
         }
         if format == "json" {
             let rows = entries.map { ListRow(id: $0.id, title: $0.metadata.title, lang: $0.metadata.lang,
                                              status: $0.metadata.status?.rawValue ?? "", tags: $0.metadata.tags,
                                              attempts: $0.attempts.count, updated: $0.metadata.updated, path: $0.path) }
             context.stdout.print(try JSONOutput.string(rows))
-            return ExitCode.success
+            return done
         }
         let style = context.style
         let idWidth = min(40, entries.map { $0.id.count }.max() ?? 0)
@@ -43,8 +48,8 @@ public struct ListCommand: KBCommand {
             let status = (entry.metadata.status?.rawValue ?? "?").padding(toLength: 10, withPad: " ", startingAt: 0)
             context.stdout.print("\(style.bold(id))  \(lang) \(style.dim(status)) \(outcomes.padding(toLength: 8, withPad: " ", startingAt: 0)) \(entry.metadata.title)")
         }
-        context.stderr.print("\(entries.count) of \(kb.entries.count) entries")
-        return ExitCode.success
+        context.stderr.print("\(entries.count) of \(readable.count) entries")
+        return done
     }
 
     struct ListRow: Encodable {

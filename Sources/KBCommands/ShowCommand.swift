@@ -19,6 +19,17 @@ public struct ShowCommand: KBCommand {
 
     public func run(_ context: CommandContext) throws -> Int32 {
         let kb = try KnowledgeBaseLoader(workingDirectory: context.workingDirectory).load(paths: [context.entriesDirectory])
+        // An entry that cannot be read or whose front matter is broken: its errors, not a
+        // half-empty timeline or "no entry".
+        if let item = kb.items.first(where: { $0.entry?.id == id || ($0.entry == nil && $0.location.folderName == id) }) {
+            if UnreadableEntries.contains(item) {
+                let errors = item.diagnostics.filter { $0.severity == .error && UnreadableEntries.rules.contains($0.rule) }
+                for error in (errors.isEmpty ? item.diagnostics : errors) {
+                    context.stderr.printLine { LintCommand.format(error, style: context.errorStyle, into: &$0) }
+                }
+                throw KBError("entry '\(id)' cannot be shown; fix the errors above (kb lint)")
+            }
+        }
         guard let entry = kb.entry(id: id) else {
             let near = kb.entries.map(\.id).filter { $0.contains(id) || id.contains($0) }
             throw KBError("no entry '\(id)'" + (near.isEmpty ? ". See 'kb list'." : ". Did you mean: \(near.joined(separator: ", "))?"))

@@ -102,6 +102,31 @@ import Testing
         #expect(lower.code == 0 && !lower.stdout.isEmpty && upper.stdout == lower.stdout, "\(upper.stdout)")
     }
 
+    /// An entry that cannot be read (bad UTF-8, broken front matter): kb show prints its errors,
+    /// kb list and kb export leave it out, say which, and fail; never an empty record.
+    @Test func unreadableEntriesAreNamedNotShownEmpty() throws {
+        let root = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(root) }
+        TestSupport.write(TestSupport.entry(id: "good", body: "## 问题背景\n\n好的。\n"), to: root + "/entries/good/entry.md")
+        try FileManager.default.createDirectory(atPath: root + "/entries/bad-utf8", withIntermediateDirectories: true)
+        try Data(Array("---\nid: bad-utf8\ntitle: \"x".utf8) + [0xFF] + Array("\"\n---\n# x\n".utf8))
+            .write(to: URL(fileURLWithPath: root + "/entries/bad-utf8/entry.md"))
+        TestSupport.write("---\nid: bad-yaml\ntitle: [unclosed\n---\n# x\n", to: root + "/entries/bad-yaml/entry.md")
+
+        for id in ["bad-utf8", "bad-yaml"] {
+            let show = TestSupport.kb(["show", id], in: root)
+            #expect(show.code == 1 && show.stdout.isEmpty, "\(show.stdout)")
+            #expect(show.stderr.contains("entries/\(id)/entry.md:") && show.stderr.contains("Error: entry '\(id)' cannot be shown"), "\(show.stderr)")
+        }
+        let list = TestSupport.kb(["list", "--format", "ids"], in: root)
+        #expect(list.code == 1 && list.stdout == "good\n", "\(list.stdout)")
+        #expect(list.stderr.contains("note: 2 entries cannot be read and are not listed (kb lint shows why): entries/bad-utf8/entry.md, entries/bad-yaml/entry.md"), "\(list.stderr)")
+        let export = TestSupport.kb(["export"], in: root)
+        #expect(export.code == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any]
+        #expect((document?["entries"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["good"])
+    }
+
     @Test func colourOnlyOnATerminalAndNotWithNoColor() {
         let style = CommandContext(workingDirectory: "/", stdout: OutputStream(capturingAsTerminal: true),
                                    stderr: OutputStream(), environment: [:]).style
