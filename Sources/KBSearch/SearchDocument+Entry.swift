@@ -17,7 +17,9 @@ extension SearchDocument {
         }
         add(.title, meta.title)
         if let heading = entry.titleHeading, heading != meta.title { add(.title, heading) }
-        for (k, symptom) in meta.symptoms.enumerated() { add(.symptoms, symptom, anchor: SectionAnchor.symptom(k), label: "symptom") }
+        // Texts without a label of their writer are named in the entry's language (`증상`, `コード`).
+        let symptomName = Vocabulary.name(.symptom, forLanguage: meta.lang)
+        for (k, symptom) in meta.symptoms.enumerated() { add(.symptoms, symptom, anchor: SectionAnchor.symptom(k), label: symptomName) }
         for api in meta.apis { add(.apis, api) }
         if let problem = entry.problem { add(.problem, problem.text, anchor: SectionAnchor.problem, label: problem.heading) }
         add(.body, meta.summary)
@@ -29,7 +31,7 @@ extension SearchDocument {
             let anchor = attempts[a].anchor.fragment
             let parts = attempts[a].parts
             for k in parts.indices where !parts[k].text.isEmpty {
-                let label = labelStart + Self.labelAsWritten(parts[k])
+                let label = labelStart + Self.labelAsWritten(parts[k], lang: meta.lang)
                 switch parts[k].role {
                 case .result, .failure, .cause:
                     add(.attempts, parts[k].text, anchor: anchor, label: label)
@@ -70,14 +72,16 @@ extension SearchDocument {
         return prefix.isEmpty ? attempt.heading : prefix
     }
 
-    /// The label as the writer wrote it (`결과`, `原因`), or the role for unlabelled blocks.
-    static func labelAsWritten(_ part: borrowing AttemptPart) -> String {
+    /// The label as the writer wrote it (`결과`, `原因`), or for an unlabelled block its role's
+    /// name in the entry's language `lang` (`코드`, `詳細`).
+    static func labelAsWritten(_ part: borrowing AttemptPart, lang: String) -> String {
+        let role = Vocabulary.name(.part(part.role), forLanguage: lang)
         // A code block's text is the block's text: nothing was taken off.
-        if case .codeBlock = part.block.kind { return part.role.rawValue }
+        if case .codeBlock = part.block.kind { return role }
         var text = part.block.plainText
         // A label was taken off when the part's text is shorter than the block's (the text is
         // a run of the block's scalars, so comparing UTF-8 lengths is comparing scalar counts).
-        guard text.utf8.count > part.text.utf8.count else { return part.role.rawValue }
+        guard text.utf8.count > part.text.utf8.count else { return role }
         // The first colon (`:` or `：`, EF BC 9A) within the label window, in the UTF-8 bytes.
         let colon: Int? = text.withUTF8 { bytes in
             var i = 0, seen = 0
@@ -91,7 +95,7 @@ extension SearchDocument {
             }
             return nil
         }
-        guard let colon else { return part.role.rawValue }
+        guard let colon else { return role }
         return String(decoding: text.utf8.prefix(colon), as: UTF8.self).trimmingSpaces()
     }
 }

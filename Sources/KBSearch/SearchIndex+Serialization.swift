@@ -24,8 +24,9 @@ extension SearchIndex {
     /// `SearchTextSource`; 9: records with one head for document and text, and tf folded into
     /// the first position, `BinaryPostings`; 10: large posting lists in compressed columns,
     /// `BinaryPostingsColumns`, and the eager part compressed; 11: symptoms, the problem, side
-    /// effects, lessons and notes carry their section's anchor, `SectionAnchor`).
-    public static let binaryFormatVersion: UInt32 = 11
+    /// effects, lessons and notes carry their section's anchor, `SectionAnchor`; 12: texts
+    /// without a writer's label are named in the entry's language, `Vocabulary.names`).
+    public static let binaryFormatVersion: UInt32 = 12
     /// Magic, version, the stored and plain lengths and the checksum of the eager part, and the
     /// postings length.
     static let headerSize = 40

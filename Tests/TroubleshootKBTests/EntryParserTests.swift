@@ -172,6 +172,27 @@ struct ParsingCase: CustomTestStringConvertible, Sendable {
         #expect(!texts.contains { $0.contains("<!--") || $0.contains("TODO") }, "\(texts)")
     }
 
+    /// Texts their writer gave no label are named in the entry's language, never with kb's
+    /// English role names: a search result reads `증상`, `시도 1 — 코드`.
+    @Test(arguments: [("ko", "증상", "코드"), ("ja", "症状", "コード"), ("zh-Hans", "症状", "代码"), ("en", "symptom", "code"), ("fr", "symptom", "code")])
+    func unlabelledTextsAreNamedInTheEntrysLanguage(lang: String, symptom: String, code: String) throws {
+        let entry = try #require(TestSupport.parse(TestSupport.entry(lang: lang, body: """
+            ## Attempts
+
+            ### Attempt 1: sort -n
+
+            ```sh
+            sort -n versions.txt
+            ```
+
+            Result: failed.
+            """)).entry)
+        let document = SearchDocument(entry: entry)
+        let symptoms = document.fields[.symptoms] ?? []
+        #expect(!symptoms.isEmpty && symptoms.allSatisfy { $0.label == symptom }, "\(symptoms.map(\.label))")
+        #expect(document.fields[.code]?.first?.label == "Attempt 1 — \(code)", "\(String(describing: document.fields[.code]?.first?.label))")
+    }
+
     @Test(arguments: [
         ("<!-- a -->", true), ("<!-- a -->\n<!-- b -->\n", true), ("  <!--\nmany\nlines\n-->  ", true),
         ("<!-- a --> <div>", false), ("<div><!-- a --></div>", false), ("<!-- unterminated", false),

@@ -33,6 +33,10 @@ extension Vocabulary {
                          "不被采纳", "诉求冲突"],
             .success: ["能看见了", "可以看见", "能跑通", "跑通了", "生效了", "解决了", "正常显示", "恢复正常", "编译通过", "可以正常"],
             .limitation: ["不支持", "没有对应", "没有提供", "不存在", "只能"],
+        ],
+        names: [
+            .symptom: "症状", .part(.idea): "思路", .part(.code): "代码", .part(.result): "结果",
+            .part(.failure): "问题", .part(.cause): "原因", .part(.detail): "细节",
         ]
     )
 }

@@ -33,6 +33,10 @@ extension Vocabulary {
                          "dropped the idea", "ruled out by"],
             .success: ["fixed it", "fixes it", "solved", "passed", "is visible now", "now shows", "went away", "is gone"],
             .limitation: ["not supported", "unsupported", "there is no", "no modifier", "no api for", "only applies"],
+        ],
+        names: [
+            .symptom: "symptom", .part(.idea): "idea", .part(.code): "code", .part(.result): "result",
+            .part(.failure): "failure", .part(.cause): "cause", .part(.detail): "detail",
         ]
     )
 }

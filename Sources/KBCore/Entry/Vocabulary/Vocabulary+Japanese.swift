@@ -31,6 +31,10 @@ extension Vocabulary {
             .rejection: ["要件に合わない", "採用しなかった", "見送", "受け入れられなかった"],
             .success: ["反映された", "解決した", "動いた", "直った", "表示された", "効いた", "消えた"],
             .limitation: ["未対応", "サポートされていない", "存在しない", "一部のみ"],
+        ],
+        names: [
+            .symptom: "症状", .part(.idea): "方針", .part(.code): "コード", .part(.result): "結果",
+            .part(.failure): "問題", .part(.cause): "原因", .part(.detail): "詳細",
         ]
     )
 }

@@ -31,6 +31,10 @@ extension Vocabulary {
             .rejection: ["요구사항에 맞지 않", "요구사항과 맞지 않", "채택하지 않", "받아들여지지 않", "반려"],
             .success: ["변경되", "모두 적용", "적용됨", "적용되었", "해결됨", "해결되었", "정상 동작", "찾아내", "사라짐"],
             .limitation: ["존재하지 않", "지원되지 않", "지원하지 않", "한계"],
+        ],
+        names: [
+            .symptom: "증상", .part(.idea): "아이디어", .part(.code): "코드", .part(.result): "결과",
+            .part(.failure): "문제", .part(.cause): "원인", .part(.detail): "세부 내용",
         ]
     )
 }

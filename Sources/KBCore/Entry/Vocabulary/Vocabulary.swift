@@ -24,6 +24,23 @@ public struct Vocabulary: Sendable {
     /// Phrases that describe what happened without naming an outcome (`基本失效`, `적용 안 됨`,
     /// `still stops`). Only the importer reads them, to draft an outcome it then asks about.
     public let evidence: [OutcomeEvidence: [String]]
+    /// What a reader of this language calls a text its writer gave no label: a symptom, or an
+    /// attempt's part by its role (`증상`, `코드`). Search results show it beside the text.
+    public let names: [TextName: String]
+
+    /// A kind of text that `names` names.
+    public enum TextName: Hashable, Sendable {
+        case symptom
+        case part(PartRole)
+    }
+
+    /// The name of `text` in the language of `lang` (a BCP 47 tag; English for a language
+    /// without a vocabulary).
+    package static func name(_ text: TextName, forLanguage lang: String) -> String {
+        let key = lang.prefix(2).lowercased()
+        let vocabulary = all.first { $0.language == key } ?? .english
+        return vocabulary.names[text] ?? english.names[text] ?? ""
+    }
 
     /// Every language's vocabulary. Entries may mix languages, so all tables apply to all entries.
     public static let all: [Vocabulary] = [.chinese, .korean, .japanese, .english]
