@@ -51,8 +51,12 @@ public struct NewCommand: KBCommand {
             return try ImportCommand(ParsedArguments(arguments, configuration: ImportCommand.configuration)).run(context)
         }
         let language = lang ?? context.configuration.languages.first { DraftTemplate.languages.contains($0) } ?? "en"
+        // kb.yaml's first language has no template (zh-Hant): say which one is used instead.
+        if lang == nil, let first = context.configuration.languages.first, first != language {
+            context.stderr.print("note: there is no \(first) template; the draft is in \(language) (--lang chooses one of \(DraftTemplate.languages.joined(separator: ", ")))")
+        }
         guard let id = id ?? title.flatMap({ IdentifierExtractor.slug($0) }) else {
-            throw KBError("cannot make an id from the title '\(title ?? "")' (it needs ASCII words or an API name); pass --id <id>, like --id large-title-invisible")
+            throw KBError("cannot make an id from the title '\(title ?? "")': an id takes at least two ASCII words of the title (or an API name); pass one with --id, lower-case words joined by '-', like --id nav-bar-shadow-ios17")
         }
         let folder = (context.entriesDirectory as NSString).appendingPathComponent(id)
         let files = [(EntryLocator.entryFileName, ""), ("scenario.feature", "")].map { (folder as NSString).appendingPathComponent($0.0) }

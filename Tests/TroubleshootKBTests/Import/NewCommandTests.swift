@@ -50,7 +50,7 @@ import Testing
         defer { TestSupport.remove(root) }
         let refused = TestSupport.kb(["new", "--lang", "ja", "ナビバーの下線が消えない"], in: root)
         #expect(refused.code == 1)
-        #expect(refused.stderr.contains("pass --id <id>"))
+        #expect(refused.stderr.contains("an id takes at least two ASCII words of the title (or an API name); pass one with --id"), "\(refused.stderr)")
         let created = TestSupport.kb(["new", "--lang", "ja", "--id", "navbar-hairline", "ナビバーの下線が消えない"], in: root)
         #expect(created.code == 0, "\(created.stderr)")
         let text = try? String(contentsOfFile: root + "/entries/navbar-hairline/entry.md", encoding: .utf8)
@@ -78,6 +78,19 @@ import Testing
         #expect(text.contains("lang: ko") && text.contains("## 시도한 방법"))
         let scenario = try String(contentsOfFile: root + "/entries/navigation-bar-hairline/scenario.feature", encoding: .utf8)
         #expect(scenario.hasPrefix("# language: ko\n"))
+    }
+
+    /// kb.yaml's first language has no template (zh-Hant): the next one that has is used, and
+    /// the note says so rather than switching silently.
+    @Test func aLanguageWithoutATemplateIsNamed() throws {
+        let root = Self.knowledgeBase()
+        defer { TestSupport.remove(root) }
+        TestSupport.write("languages: [zh-Hant, ko]\n", to: root + "/kb.yaml")
+        let created = TestSupport.kb(["new", "Navigation bar hairline"], in: root)
+        #expect(created.code == 0)
+        #expect(created.stderr.contains("note: there is no zh-Hant template; the draft is in ko"), "\(created.stderr)")
+        let text = try String(contentsOfFile: root + "/entries/navigation-bar-hairline/entry.md", encoding: .utf8)
+        #expect(text.contains("lang: ko"))
     }
 
     @Test func fromFileIsImportWrite() throws {
