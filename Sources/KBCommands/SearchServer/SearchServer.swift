@@ -36,6 +36,10 @@ final class SearchServer {
     /// The entries folder with its links resolved when the server started: a link that now
     /// points elsewhere makes the server stop (it watches the folder it pointed to).
     private let resolvedEntries: String
+    /// SIGINT, SIGTERM and SIGHUP write their number here, and `run()` returns, so that the
+    /// socket goes with the server (`deinit`) instead of being left behind.
+    private let signalPipe: (read: Int32, write: Int32)
+    private var signalSources: [DispatchSourceSignal] = []
 
     /// Takes the cache folder's lock, listens on its socket, starts watching the entries and
     /// opens the index (building it when needed). Throws when another server holds the lock.
@@ -56,6 +60,16 @@ final class SearchServer {
             close(lock)
             throw KBError("a search server already runs for this knowledge base (\(paths.socket)); 'kb index --stop' stops it")
         }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            close(lock)
+            throw KBError("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        signalPipe = (ends[0], ends[1])
         do {
             // The lock is ours: a socket file left there is a stopped server's.
             unlink(paths.socket)
@@ -66,13 +80,29 @@ final class SearchServer {
         } catch {
             unlink(paths.socket)
             close(lock)
+            close(signalPipe.read)
+            close(signalPipe.write)
             throw error
+        }
+        let write = signalPipe.write
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = Glibc.write(write, &byte, 1)
+            }
+            source.resume()
+            signalSources.append(source)
         }
     }
 
     deinit {
+        for source in signalSources { source.cancel() }
         unlink(paths.socket)
         close(lock)
+        close(signalPipe.read)
+        close(signalPipe.write)
     }
 
     var documentCount: Int { opened.index.documentCount }
@@ -86,7 +116,8 @@ final class SearchServer {
         var lastRequest = Date()
         while true {
             var fds = [pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)]
             let wait = idleTimeout.map { max(0, Int32(min(($0 - Date().timeIntervalSince(lastRequest)) * 1000, 86_400_000))) } ?? -1
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
@@ -95,6 +126,11 @@ final class SearchServer {
             }
             if ready == 0, let idleTimeout, Date().timeIntervalSince(lastRequest) >= idleTimeout {
                 return "no search for \(Int(idleTimeout)) s"
+            }
+            if fds[2].revents != 0 {
+                var byte: UInt8 = 0
+                _ = read(signalPipe.read, &byte, 1)
+                return "signal \(byte == UInt8(SIGINT) ? "INT" : byte == UInt8(SIGTERM) ? "TERM" : "HUP")"
             }
             if fds[1].revents != 0, let lost = followChanges() { return lost }
             guard fds[0].revents != 0, let client = listener.accept() else { continue }

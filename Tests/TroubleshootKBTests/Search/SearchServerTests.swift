@@ -293,4 +293,37 @@ import Glibc
         }
         #expect(log.contains("search server stopped: asked to stop"), "\(log)")
     }
+
+    /// As a process: `kb index --watch` stopped by SIGINT, SIGTERM or SIGHUP says so, exits 0
+    /// and takes its socket with it (a stale socket would be refused by the next search anyway,
+    /// but a server should leave its folder as it found it).
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aSignalStopsTheServerCleanly(_ signal: Int32) throws {
+        let binary = try #require(KBBinaryLocator.locate(environment: ProcessInfo.processInfo.environment,
+                                                         repositoryRoot: TestSupport.repositoryRoot), "no kb binary (swift build)")
+        let dir = try SearchIndexFreshnessTests.makeKnowledgeBase()
+        defer { TestSupport.remove(dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["index", "--watch"]
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var text = ""
+        while !text.contains("listening at") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        #expect(FileManager.default.fileExists(atPath: dir + "/.kb/search.sock"))
+        kill(process.processIdentifier, signal)
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(rest.contains("search server stopped: signal"), "\(rest)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/.kb/search.sock"))
+    }
 }
