@@ -45,6 +45,14 @@ public struct ShowCommand: KBCommand {
         func indented(_ text: String, _ prefix: String) {
             for row in text.split(separator: "\n", omittingEmptySubsequences: true) { line(prefix + row) }
         }
+        /// `label` on the first line only; the lines after it start under the text.
+        func labelled(_ text: String, _ label: String) {
+            let lead = "      " + label + ": "
+            let rest = String(repeating: " ", count: lead.count)
+            for (k, row) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+                line(k == 0 ? "      " + style.dim(label + ": ") + row : rest + row)
+            }
+        }
         line(style.bold(meta.title.isEmpty ? entry.id : meta.title))
         line(style.dim("\(entry.id) · \(meta.lang) · \(meta.status?.rawValue ?? "?") · \(meta.updated)"))
         if !meta.summary.isEmpty { line(); indented(meta.summary, "") }
@@ -68,15 +76,33 @@ public struct ShowCommand: KBCommand {
             case .unknown: mark = style.dim(attempt.outcome.symbol)
             }
             line("  \(mark) \(style.bold(attempt.number.description)) \(attempt.title)  \(style.dim("[\(attempt.outcome.rawValue)] #\(attempt.anchor.fragment)"))")
-            if !attempt.idea.isEmpty { indented(attempt.idea, "      " + style.dim("idea: ")) }
-            if !attempt.failure.isEmpty { indented(attempt.failure, "      " + style.dim("result: ")) }
-            if !attempt.cause.isEmpty { indented(attempt.cause, "      " + style.dim("cause: ")) }
+            if !attempt.idea.isEmpty { labelled(attempt.idea, "idea") }
+            if !attempt.failure.isEmpty { labelled(attempt.failure, "result") }
+            if !attempt.cause.isEmpty { labelled(attempt.cause, "cause") }
         }
         if let fix = entry.fix {
             line()
             line(style.green(style.bold("Fix")) + style.dim("  #fix"))
-            indented(fix.blocks.filter { if case .codeBlock = $0.kind { return false }; return true }.map(\.plainText).joined(separator: "\n"), "  ")
-            for code in fix.code { line(style.dim("  [\(code.language.isEmpty ? "code" : code.language): \(code.code.split(separator: "\n").count) lines]")) }
+            for block in fix.blocks {
+                switch block.kind {
+                case .codeBlock:
+                    continue
+                case .list(let ordered, let start, _):
+                    // Steps keep their numbers (or bullets); an item's later lines start under its text.
+                    for (k, item) in block.children.enumerated() {
+                        let mark = ordered ? "\(start + k). " : "• "
+                        for (r, row) in item.plainText.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+                            line("  " + (r == 0 ? mark : String(repeating: " ", count: mark.count)) + row)
+                        }
+                    }
+                default:
+                    indented(block.plainText, "  ")
+                }
+            }
+            for code in fix.code {
+                let count = code.code.split(separator: "\n").count
+                line(style.dim("  [\(code.language.isEmpty ? "code" : code.language): \(count) \(count == 1 ? "line" : "lines")]"))
+            }
         }
         if let lessons = entry.lessons {
             line()

@@ -127,6 +127,22 @@ import Testing
         #expect((document?["entries"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["good"])
     }
 
+    /// kb show: a label once per part (wrapped lines start under the text), fix steps keep their
+    /// numbers, code blocks counted in words that agree with the number.
+    @Test func showKeepsLabelsStepsAndCounts() throws {
+        let root = TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(root) }
+        #expect(TestSupport.kb(["init", "--lang", "en"], in: root).code == 0)
+        let show = TestSupport.kb(["show", "example-sort-version-order"], in: root)
+        #expect(show.code == 0)
+        let lines = show.stdout.split(separator: "\n").map(String.init)
+        let cause = try #require(lines.firstIndex { $0.hasPrefix("      cause: sort compares lines") }, "\(show.stdout)")
+        #expect(lines[cause + 1].hasPrefix(String(repeating: " ", count: 13)) && !lines[cause + 1].contains("cause:"), "\(lines[cause + 1])")
+        #expect(lines.contains("  1. Replace sort with sort -V where the script picks the newest tag."), "\(show.stdout)")
+        #expect(lines.contains("  2. Check the script with a tag list that has a two-digit part."))
+        #expect(lines.contains("  [sh: 1 line]"), "\(show.stdout)")
+    }
+
     @Test func colourOnlyOnATerminalAndNotWithNoColor() {
         let style = CommandContext(workingDirectory: "/", stdout: OutputStream(capturingAsTerminal: true),
                                    stderr: OutputStream(), environment: [:]).style
