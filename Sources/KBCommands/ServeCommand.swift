@@ -34,6 +34,11 @@ public struct ServeCommand: KBCommand {
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         port = try arguments.int(Self.portOption, default: 8000, range: 0...65_535)
         host = arguments.value(Self.hostOption) ?? "127.0.0.1"
+        // A mistyped address is a usage error, found before anything is built.
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else {
+            throw UsageError("'\(host)' is not an IPv4 address (use 127.0.0.1, or 0.0.0.0 for every interface)")
+        }
         open = arguments.flag(Self.openOption)
     }
 

@@ -28,6 +28,8 @@ import Testing
         (["lint", "--format", "xml"], "must be one of text, json"),
         (["show"], "expected exactly one entry id"),
         (["list", "--status", "done"], "'--status' must be one of"),
+        (["serve", "--host", "::1"], "'::1' is not an IPv4 address"),
+        (["search", ""], "the query is empty"),
         ([String](), "USAGE: kb <subcommand>"),
     ])
     func usageErrorsExit64(arguments: [String], message: String) {
