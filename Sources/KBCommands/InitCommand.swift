@@ -89,7 +89,8 @@ public struct InitCommand: KBCommand {
                 missing.append(path)
                 path = (path as NSString).deletingLastPathComponent
             }
-            if !isFolder.boolValue && fm.fileExists(atPath: path) {
+            // The walk stopped at something that exists (the root `/` is a folder).
+            if !path.isEmpty && path != "/" && !isFolder.boolValue {
                 throw KBError("\(path) is a file, where a folder is needed")
             }
             for folder in missing.reversed() {
@@ -122,8 +123,14 @@ public struct InitCommand: KBCommand {
                 do {
                     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: gitignore))
                     defer { try? handle.close() }
-                    try handle.seekToEnd()
-                    try handle.write(contentsOf: Data(addition.utf8))
+                    let length = try handle.seekToEnd()
+                    do {
+                        try handle.write(contentsOf: Data(addition.utf8))
+                    } catch {
+                        // A part written is taken back: the file is as it was.
+                        try? handle.truncate(atOffset: length)
+                        throw error
+                    }
                 } catch {
                     takeBack()
                     throw KBError("cannot add to \(gitignore): \(WriteFailure.reason(error)); nothing else was written")

@@ -177,15 +177,20 @@ public enum KBCommandLine {
         signal(SIGPIPE, SIG_IGN)
         // Standard output that cannot be written ends the run: quietly when the reader went away
         // (`kb export | head`), with the reason otherwise (a full disk); exit 1 either way.
+        // What was said on standard error before is written first, and the folders registered
+        // for cleanup (kb serve's workspace, a build's staging folder) are removed.
+        let stderr = OutputStream(fileDescriptor: 2)
         let stdout = OutputStream(fileDescriptor: 1) { error in
+            stderr.flush()
             if error != EPIPE {
-                let message = "Error: cannot write to standard output: \(String(cString: strerror(error)))\n"
-                _ = message.withCString { write(2, $0, strlen($0)) }
+                stderr.print("Error: cannot write to standard output: \(String(cString: strerror(error)))")
+                stderr.flush()
             }
+            SiteWriter.Interruption.removeRegisteredFolders()
             exit(1)
         }
         var context = CommandContext(workingDirectory: FileManager.default.currentDirectoryPath,
-                                     stdout: stdout, stderr: OutputStream(fileDescriptor: 2),
+                                     stdout: stdout, stderr: stderr,
                                      environment: ProcessInfo.processInfo.environment)
         context.executablePath = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let code = main(Array(CommandLine.arguments.dropFirst()), context: context)

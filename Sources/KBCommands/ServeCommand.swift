@@ -35,10 +35,7 @@ public struct ServeCommand: KBCommand {
         port = try arguments.int(Self.portOption, default: 8000, range: 0...65_535)
         host = arguments.value(Self.hostOption) ?? "127.0.0.1"
         // A mistyped address is a usage error, found before anything is built.
-        var address = in_addr()
-        guard inet_pton(AF_INET, host, &address) == 1 else {
-            throw UsageError("'\(host)' is not an IPv4 address (use 127.0.0.1, or 0.0.0.0 for every interface)")
-        }
+        if let problem = PreviewServer.problem(withHost: host) { throw UsageError(problem) }
         open = arguments.flag(Self.openOption)
     }
 
@@ -49,6 +46,13 @@ public struct ServeCommand: KBCommand {
         try fm.createDirectory(atPath: workspace, withIntermediateDirectories: true)
         defer { try? fm.removeItem(atPath: workspace) }
         SiteWriter.Interruption.removeOnInterruption(workspace)
+        // Ctrl-C, SIGTERM and SIGHUP (the terminal closed) between builds end the loop below
+        // (checked before serving too, for a signal during the first build's reading); the
+        // server and the temporary folder go with it. During a build's writing they end the
+        // process at once, with the workspace removed (`SiteWriter.Interruption`).
+        let stop = Mutex(false)
+        SiteWriter.Interruption.whenIdle { _ in stop.withLock { $0 = true } }
+        defer { SiteWriter.Interruption.whenIdle(nil) }
         let theme = context.environment["KB_SITE"].map { EntryLocator.absolute($0, workingDirectory: context.workingDirectory) } ?? context.root?.themeDirectory
         let options = SiteBuilder.Options(
             entriesDirectory: context.entriesDirectory, assetsDirectory: theme, outputDirectory: output,
@@ -75,6 +79,10 @@ public struct ServeCommand: KBCommand {
         }
 
         var error = build()
+        if stop.withLock({ $0 }) {
+            stdout.print("stopped")
+            return ExitCode.success
+        }
         if error != nil && !fm.fileExists(atPath: output + "/index.html") {
             // Nothing good to serve yet: a page that says so, which the error overlay covers.
             try fm.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -95,11 +103,6 @@ public struct ServeCommand: KBCommand {
             try? opener.run()
         }
 
-        // Ctrl-C, SIGTERM and SIGHUP (the terminal closed) end the loop below; the server and the
-        // temporary folder go with it. During a rebuild they end the process at once, with the
-        // workspace removed (`SiteWriter.Interruption`).
-        let stop = Mutex(false)
-        SiteWriter.Interruption.whenIdle { _ in stop.withLock { $0 = true } }
         var watched = [context.entriesDirectory]
         if let file = context.root?.configurationFile { watched.append(file) }
         if let theme { watched.append(theme) }
@@ -120,7 +123,6 @@ public struct ServeCommand: KBCommand {
             stdout.flush()
             stderr.flush()
         }
-        SiteWriter.Interruption.whenIdle { _ in }
         server.stop()
         stdout.print("stopped")
         return ExitCode.success

@@ -1,11 +1,12 @@
 import KBCore
 
 /// Entries with nothing sound to show, list or export: a file that cannot be read, or front
-/// matter that does not parse or lacks its id. `kb show` prints their errors; `kb list` and
-/// `kb export` leave them out and say which (and fail), rather than showing empty records.
+/// matter that does not parse. `kb show` prints their errors; `kb list` and `kb export` leave
+/// them out and say which (and fail), rather than showing empty records. (A value of the wrong
+/// type, such as `tags: ios`, leaves a sound entry: lint reports it.)
 enum UnreadableEntries {
-    /// The errors after which an entry is left out.
-    static let rules: Set<LintRule> = [.invalidUTF8, .nulByte, .fileTooLarge, .io, .frontMatter, .frontMatterType, .missingKey, .invalidID]
+    /// The parse errors after which an entry is left out.
+    static let rules: Set<LintRule> = [.invalidUTF8, .nulByte, .fileTooLarge, .io, .frontMatter]
 
     /// Whether `item` is such an entry.
     static func contains(_ item: KnowledgeBase.Item) -> Bool {

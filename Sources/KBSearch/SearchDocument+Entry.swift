@@ -18,7 +18,8 @@ extension SearchDocument {
         add(.title, meta.title)
         if let heading = entry.titleHeading, heading != meta.title { add(.title, heading) }
         // Texts without a label of their writer are named in the entry's language (`증상`, `コード`).
-        let symptomName = Vocabulary.name(.symptom, forLanguage: meta.lang)
+        let names = Vocabulary.names(forLanguage: meta.lang)
+        let symptomName = names[.symptom] ?? "symptom"
         for (k, symptom) in meta.symptoms.enumerated() { add(.symptoms, symptom, anchor: SectionAnchor.symptom(k), label: symptomName) }
         for api in meta.apis { add(.apis, api) }
         if let problem = entry.problem { add(.problem, problem.text, anchor: SectionAnchor.problem, label: problem.heading) }
@@ -31,7 +32,7 @@ extension SearchDocument {
             let anchor = attempts[a].anchor.fragment
             let parts = attempts[a].parts
             for k in parts.indices where !parts[k].text.isEmpty {
-                let label = labelStart + Self.labelAsWritten(parts[k], lang: meta.lang)
+                let label = labelStart + Self.labelAsWritten(parts[k], names: names)
                 switch parts[k].role {
                 case .result, .failure, .cause:
                     add(.attempts, parts[k].text, anchor: anchor, label: label)
@@ -73,9 +74,9 @@ extension SearchDocument {
     }
 
     /// The label as the writer wrote it (`결과`, `原因`), or for an unlabelled block its role's
-    /// name in the entry's language `lang` (`코드`, `詳細`).
-    static func labelAsWritten(_ part: borrowing AttemptPart, lang: String) -> String {
-        let role = Vocabulary.name(.part(part.role), forLanguage: lang)
+    /// name in the entry's language (`names`, `Vocabulary.names(forLanguage:)`: `코드`, `詳細`).
+    static func labelAsWritten(_ part: borrowing AttemptPart, names: [Vocabulary.TextName: String]) -> String {
+        let role = names[.part(part.role)] ?? part.role.rawValue
         // A code block's text is the block's text: nothing was taken off.
         if case .codeBlock = part.block.kind { return role }
         var text = part.block.plainText

@@ -37,7 +37,7 @@ public struct SearchIndexStore: Sendable {
         case notSaved = "built in memory, not saved (the entries have errors; run kb lint)"
         /// Built for this command only: the cache folder cannot be written (a read-only checkout
         /// without a writable home; `KB_CACHE` names another folder).
-        case notWritable = "built in memory, not saved (the cache folder cannot be written; KB_CACHE names another)"
+        case notWritable = "built in memory, not saved (it cannot be written; KB_CACHE names another folder)"
     }
 
     static let manifestName = "manifest.tsv"
@@ -229,14 +229,24 @@ public struct SearchIndexStore: Sendable {
             if let temporary { unlink(temporary) }
             return (index, .notSaved, problems)
         }
-        // An index that cannot be kept still answers this command.
-        guard writeError == nil, let temporary else { return (index, .notWritable, []) }
+        // An index that cannot be kept still answers this command; a warning says why.
+        func notWritable(_ error: Error, _ path: String) -> (index: SearchIndex, freshness: Freshness, diagnostics: [Diagnostic]) {
+            let shown = EntryLocator.displayPath(path, workingDirectory: workingDirectory)
+            return (index, .notWritable, [Diagnostic(path: shown, location: nil, severity: .warning,
+                                                     message: "the search index cannot be saved: \(WriteFailure.reason(error, path: path))", rule: .io)])
+        }
+        if let writeError { return notWritable(writeError, indexPath) }
+        guard let temporary else { return (index, .notWritable, []) }
         do {
             try SearchIndex.commitTemporary(temporary, to: indexURL)
-            try Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
         } catch {
             unlink(temporary)
-            return (index, .notWritable, [])
+            return notWritable(error, indexPath)
+        }
+        do {
+            try Manifest(scanTime: scanTime, states: states).write(to: manifestPath)
+        } catch {
+            return notWritable(error, manifestPath)
         }
         return (index, freshness, [])
     }

@@ -29,6 +29,12 @@ public final class PreviewServer: Sendable {
     private let stopped = Mutex(false)
     private let connections = DispatchQueue(label: "kb.serve.connections", attributes: .concurrent)
 
+    /// What is wrong with `host` as an address to listen on, or nil when it is an IPv4 address.
+    package static func problem(withHost host: String) -> String? {
+        var address = in_addr()
+        return inet_pton(AF_INET, host, &address) == 1 ? nil : "'\(host)' is not an IPv4 address (use 127.0.0.1, or 0.0.0.0 for every interface)"
+    }
+
     /// Binds `host:port` (port 0 picks a free one) for the site in `root`.
     public init(root: String, host: String, port: Int) throws {
         self.root = (root as NSString).resolvingSymlinksInPath
@@ -45,7 +51,7 @@ public final class PreviewServer: Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
             close(fd)
-            throw KBError("'\(host)' is not an IPv4 address (use 127.0.0.1, or 0.0.0.0 for every interface)")
+            throw KBError(Self.problem(withHost: host)!)
         }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

@@ -497,9 +497,17 @@ package final class SiteWriter: Sendable {
 
         /// Calls `handler` with the signal when SIGINT, SIGTERM or SIGHUP comes while no build is
         /// in progress (a signal during a build still removes its folders and exits).
-        package static func whenIdle(_ handler: @escaping @Sendable (Int32) -> Void) {
+        /// `nil` takes the handler away (the signal then does nothing between builds).
+        package static func whenIdle(_ handler: (@Sendable (Int32) -> Void)?) {
             _ = installOnce
             idleHandler.withLock { $0 = handler }
+        }
+
+        /// Removes every registered folder now (the process is about to exit for another
+        /// reason, such as standard output that cannot be written).
+        package static func removeRegisteredFolders() {
+            let (pending, extra) = folders.withLock { $0 }
+            for folder in pending.union(extra) { try? FileManager.default.removeItem(atPath: folder) }
         }
 
         /// A folder also removed when a build is interrupted (it does not mark a build in progress).

@@ -172,9 +172,27 @@ struct ParsingCase: CustomTestStringConvertible, Sendable {
         #expect(!texts.contains { $0.contains("<!--") || $0.contains("TODO") }, "\(texts)")
     }
 
+    /// A comment above the title heading does not stop it being the title, and every other
+    /// block still lands in one record.
+    @Test func titleAfterAComment() throws {
+        let entry = try #require(TestSupport.parse(TestSupport.entry(body: """
+            <!-- kb init wrote this example -->
+
+            # 测试条目
+
+            ## 问题背景
+
+            文字。
+            """)).entry)
+        #expect(entry.titleHeading == "测试条目")
+        #expect(entry.problem?.text == "文字。")
+        #expect(entry.notes.isEmpty)
+        try EntryRecordsTests.assertCoverage(entry)
+    }
+
     /// Texts their writer gave no label are named in the entry's language, never with kb's
     /// English role names: a search result reads `증상`, `시도 1 — 코드`.
-    @Test(arguments: [("ko", "증상", "코드"), ("ja", "症状", "コード"), ("zh-Hans", "症状", "代码"), ("en", "symptom", "code"), ("fr", "symptom", "code")])
+    @Test(arguments: [("ko", "증상", "코드"), ("ja", "症状", "コード"), ("zh-Hans", "症状", "代码"), ("zh-Hant", "症狀", "程式碼"), ("en", "symptom", "code"), ("fr", "symptom", "code")])
     func unlabelledTextsAreNamedInTheEntrysLanguage(lang: String, symptom: String, code: String) throws {
         let entry = try #require(TestSupport.parse(TestSupport.entry(lang: lang, body: """
             ## Attempts

@@ -1,6 +1,7 @@
 import Foundation
 import KBCore
 import KBSearch
+import KBSite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,8 +39,7 @@ final class SearchServer {
     private let resolvedEntries: String
     /// SIGINT, SIGTERM and SIGHUP write their number here, and `run()` returns, so that the
     /// socket goes with the server (`deinit`) instead of being left behind.
-    private let signalPipe: (read: Int32, write: Int32)
-    private var signalSources: [DispatchSourceSignal] = []
+    private let signals: SignalPipe
 
     /// Takes the cache folder's lock, listens on its socket, starts watching the entries and
     /// opens the index (building it when needed). Throws when another server holds the lock.
@@ -60,16 +60,17 @@ final class SearchServer {
             close(lock)
             throw KBError("a search server already runs for this knowledge base (\(paths.socket)); 'kb index --stop' stops it")
         }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        do {
+            signals = try SignalPipe()
+        } catch {
             close(lock)
-            throw KBError("cannot make a pipe: \(String(cString: strerror(errno)))")
+            throw error
         }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        signalPipe = (ends[0], ends[1])
+        // From now on (the first index build included) a signal stops the server through `run()`.
+        // The process's one set of signal handlers is `SiteWriter.Interruption`'s; the handler
+        // holds the pipe, which closes when the handler is taken away and has finished.
+        let signals = self.signals
+        SiteWriter.Interruption.whenIdle { number in signals.post(number) }
         do {
             // The lock is ours: a socket file left there is a stopped server's.
             unlink(paths.socket)
@@ -78,31 +79,17 @@ final class SearchServer {
             watcher = try EntriesWatcher(entriesDirectory: context.entriesDirectory)
             opened = try store.open()
         } catch {
+            SiteWriter.Interruption.whenIdle(nil)
             unlink(paths.socket)
             close(lock)
-            close(signalPipe.read)
-            close(signalPipe.write)
             throw error
-        }
-        let write = signalPipe.write
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = Glibc.write(write, &byte, 1)
-            }
-            source.resume()
-            signalSources.append(source)
         }
     }
 
     deinit {
-        for source in signalSources { source.cancel() }
+        SiteWriter.Interruption.whenIdle(nil)
         unlink(paths.socket)
         close(lock)
-        close(signalPipe.read)
-        close(signalPipe.write)
     }
 
     var documentCount: Int { opened.index.documentCount }
@@ -117,7 +104,7 @@ final class SearchServer {
         while true {
             var fds = [pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
             let wait = idleTimeout.map { max(0, Int32(min(($0 - Date().timeIntervalSince(lastRequest)) * 1000, 86_400_000))) } ?? -1
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
@@ -127,10 +114,8 @@ final class SearchServer {
             if ready == 0, let idleTimeout, Date().timeIntervalSince(lastRequest) >= idleTimeout {
                 return "no search for \(Int(idleTimeout)) s"
             }
-            if fds[2].revents != 0 {
-                var byte: UInt8 = 0
-                _ = read(signalPipe.read, &byte, 1)
-                return "signal \(byte == UInt8(SIGINT) ? "INT" : byte == UInt8(SIGTERM) ? "TERM" : "HUP")"
+            if fds[2].revents != 0, let number = signals.take() {
+                return "signal \(number == SIGINT ? "INT" : number == SIGTERM ? "TERM" : "HUP")"
             }
             if fds[1].revents != 0, let lost = followChanges() { return lost }
             guard fds[0].revents != 0, let client = listener.accept() else { continue }
@@ -250,4 +235,38 @@ struct SearchServerPaths {
     var lock: String { cacheDirectory + "/search.lock" }
     var log: String { cacheDirectory + "/search-server.log" }
     var indexDirectory: String { cacheDirectory + "/index" }
+}
+
+/// A pipe a signal handler writes a signal's number to, for a `poll` loop to read: closed when
+/// the last reference goes, so a handler still running never writes to a closed descriptor.
+final class SignalPipe: Sendable {
+    let readEnd: Int32
+    private let writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw KBError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        (readEnd, writeEnd) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// Called from the signal handler.
+    func post(_ number: Int32) {
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// The signal posted, if one was.
+    func take() -> Int32? {
+        var byte: UInt8 = 0
+        return read(readEnd, &byte, 1) == 1 ? Int32(byte) : nil
+    }
 }

@@ -125,13 +125,17 @@ struct StructureBuilder {
         enum Current { case none, section(SectionBuilder), attempt(AttemptBuilder) }
         var current = Current.none
 
-        for (index, block) in document.blocks.enumerated() {
+        var first = true
+        for block in document.blocks {
             // A comment (`<!-- … -->`: kb init's note, a kb new draft's TODOs) is not part of any
             // record; lint still reads the TODOs from the source.
             if block.isHTMLComment { continue }
+            // The title heading is the first block after any comments.
+            let isFirst = first
+            first = false
             if case .heading(let level) = block.kind {
                 let text = block.plainText
-                if index == 0, level == 1, titleHeading == nil {
+                if isFirst, level == 1, titleHeading == nil {
                     titleHeading = text
                     continue
                 }

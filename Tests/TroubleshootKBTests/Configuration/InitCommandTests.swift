@@ -105,6 +105,17 @@ import Testing
         #expect(TestSupport.kb(["lint"], in: directory).code == 0)
     }
 
+    /// A new folder right under `/` (as root in a container: `kb init /kb`): every folder on
+    /// the way is missing up to the root, which is a folder, not "a file in the way".
+    @Test(.enabled(if: access("/", W_OK) == 0, "needs a writable / (runs as root)"))
+    func newFolderUnderTheRoot() throws {
+        let directory = "/kb-init-test-" + UUID().uuidString
+        defer { TestSupport.remove(directory) }
+        let result = TestSupport.kb(["init", directory + "/kb", "--lang", "en"], in: "/")
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/kb/kb.yaml"))
+    }
+
     @Test func usageErrors() {
         #expect(TestSupport.kb(["init", "--lang", "fr"], in: "/").code == 64)
         #expect(TestSupport.kb(["init", "a", "b"], in: "/").code == 64)
@@ -187,7 +198,9 @@ import Testing
         let search = TestSupport.kb(["search", "sort version order"], in: directory, environment: environment)
         #expect(search.code == 0, "\(search.stderr)")
         #expect(search.stdout.contains("example-sort-version-order"))
-        #expect(search.stderr.contains("built in memory, not saved (the cache folder cannot be written"), "\(search.stderr)")
+        #expect(search.stderr.contains("built in memory, not saved (it cannot be written"), "\(search.stderr)")
+        // And why: the file in the way.
+        #expect(search.stderr.contains("warning: the search index cannot be saved: \(directory)/blocker is a file, not a folder [io]"), "\(search.stderr)")
 
         let index = TestSupport.kb(["index"], in: directory, environment: environment)
         #expect(index.code == 1)

@@ -37,6 +37,12 @@ extension Vocabulary {
         names: [
             .symptom: "症状", .part(.idea): "思路", .part(.code): "代码", .part(.result): "结果",
             .part(.failure): "问题", .part(.cause): "原因", .part(.detail): "细节",
+        ],
+        namesByScript: [
+            "zh-Hant": [
+                .symptom: "症狀", .part(.idea): "思路", .part(.code): "程式碼", .part(.result): "結果",
+                .part(.failure): "問題", .part(.cause): "原因", .part(.detail): "細節",
+            ],
         ]
     )
 }

@@ -27,6 +27,9 @@ public struct Vocabulary: Sendable {
     /// What a reader of this language calls a text its writer gave no label: a symptom, or an
     /// attempt's part by its role (`증상`, `코드`). Search results show it beside the text.
     public let names: [TextName: String]
+    /// `names` for a script of the language that writes them otherwise, by tag (`zh-Hant`:
+    /// 症狀 and 程式碼 where `zh-Hans` has 症状 and 代码).
+    public var namesByScript: [String: [TextName: String]] = [:]
 
     /// A kind of text that `names` names.
     public enum TextName: Hashable, Sendable {
@@ -37,9 +40,19 @@ public struct Vocabulary: Sendable {
     /// The name of `text` in the language of `lang` (a BCP 47 tag; English for a language
     /// without a vocabulary).
     package static func name(_ text: TextName, forLanguage lang: String) -> String {
-        let key = lang.prefix(2).lowercased()
+        names(forLanguage: lang)[text] ?? english.names[text] ?? ""
+    }
+
+    /// All the names of `lang`'s language (its script's, when it has its own).
+    package static func names(forLanguage lang: String) -> [TextName: String] {
+        let tag = lang.lowercased()
+        let key = String(tag.prefix(2))
         let vocabulary = all.first { $0.language == key } ?? .english
-        return vocabulary.names[text] ?? english.names[text] ?? ""
+        for (script, names) in vocabulary.namesByScript {
+            let wanted = script.lowercased()
+            if tag == wanted || tag.hasPrefix(wanted + "-") { return names }
+        }
+        return vocabulary.names
     }
 
     /// Every language's vocabulary. Entries may mix languages, so all tables apply to all entries.
