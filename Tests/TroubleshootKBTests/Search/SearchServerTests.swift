@@ -312,12 +312,8 @@ import Glibc
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var text = ""
-        while !text.contains("listening at") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
+        let started = TestSupport.read(out, until: "listening at")
+        #expect(started.contains("listening at"), "\(started)")
         #expect(FileManager.default.fileExists(atPath: dir + "/.kb/search.sock"))
         kill(process.processIdentifier, signal)
         let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

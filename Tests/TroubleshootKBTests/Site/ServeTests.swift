@@ -61,12 +61,7 @@ import Glibc
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         // The first line says where: "Serving … at http://127.0.0.1:PORT/ (Ctrl-C to stop)".
-        var firstLine = ""
-        while !firstLine.contains("\n") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            firstLine += String(decoding: data, as: UTF8.self)
-        }
+        let firstLine = TestSupport.read(out, until: "\n")
         let port = try #require(firstLine.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(firstLine)")
 
         let home = try #require(Self.get(port, "/"))
@@ -139,12 +134,7 @@ import Glibc
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var firstLine = ""
-        while !firstLine.contains("\n") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            firstLine += String(decoding: data, as: UTF8.self)
-        }
+        let firstLine = TestSupport.read(out, until: "\n")
         let port = try #require(firstLine.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(firstLine)")
         #expect(Self.get(port, "/")?.status == 200)
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspaces).contains { $0.hasPrefix("kb-serve-") })

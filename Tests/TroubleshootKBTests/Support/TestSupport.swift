@@ -56,6 +56,18 @@ enum TestSupport {
         return out
     }
 
+    /// Reads a running process's output from `pipe` until it holds `marker` (or the pipe ends);
+    /// what was read.
+    static func read(_ pipe: Pipe, until marker: String) -> String {
+        var text = ""
+        while !text.contains(marker) {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return text
+    }
+
     static func parse(_ text: String, folder: String = "test-entry") -> EntryParser.Result {
         EntryParser().parse(bytes: Array(text.utf8), path: "\(folder)/entry.md", folderName: folder)
     }
