@@ -31,8 +31,10 @@ deps-test:
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	rm -rf .build/test-site
-	.build/debug/kb build --out .build/test-site
+	rm -rf .build/test-site .build/test-cache
+	# The browser tests' site carries check results (check tables, badges, the model page's uses).
+	KB_CACHE=.build/test-cache .build/debug/kb check
+	KB_CACHE=.build/test-cache .build/debug/kb build --out .build/test-site
 	node --test --test-concurrency=1 Tests/js/
 	@$(MAKE) --no-print-directory fuzz-smoke
 
