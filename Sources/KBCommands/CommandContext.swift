@@ -10,15 +10,10 @@ import Glibc
 import Darwin
 #endif
 
-/// `write(2)`, named apart from `OutputStream.write(_:)`.
-private func systemWrite(_ fileDescriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fileDescriptor, bytes, count)
-}
-
 /// Where a command writes: a stream that is either a file descriptor or a buffer (tests).
 public final class OutputStream: Sendable {
-    /// The file descriptor written to, or nil for a stream collecting text in memory.
-    private let fileDescriptor: Int32?
+    /// The file written to, or nil for a stream collecting text in memory.
+    private let handle: FileHandle?
     private let buffer = Mutex<[UInt8]>([])
     /// Called once, with `errno`, when a write to the descriptor fails (a closed pipe: `EPIPE`;
     /// a full disk: `ENOSPC`); what is written after that is dropped.
@@ -29,14 +24,14 @@ public final class OutputStream: Sendable {
 
     /// A stream writing to a file descriptor, buffered until `flush()` or 64 KiB.
     public init(fileDescriptor: Int32, whenWriteFails: (@Sendable (Int32) -> Void)? = nil) {
-        self.fileDescriptor = fileDescriptor
+        handle = FileHandle(fileDescriptor: fileDescriptor, closeOnDealloc: false)
         self.whenWriteFails = whenWriteFails
         isTerminal = isatty(fileDescriptor) == 1
     }
 
     /// A stream collecting text in memory.
     public init(capturingAsTerminal terminal: Bool = false) {
-        fileDescriptor = nil
+        handle = nil
         whenWriteFails = nil
         isTerminal = terminal
     }
@@ -44,7 +39,7 @@ public final class OutputStream: Sendable {
     public func write(_ text: String) {
         let shouldFlush = buffer.withLock { buffer in
             buffer.append(contentsOf: text.utf8)
-            return fileDescriptor != nil && buffer.count >= 1 << 16
+            return handle != nil && buffer.count >= 1 << 16
         }
         if shouldFlush { flush() }
     }
@@ -56,38 +51,37 @@ public final class OutputStream: Sendable {
         let shouldFlush = buffer.withLock { buffer in
             line(&buffer)
             buffer.append(UInt8(ascii: "\n"))
-            return fileDescriptor != nil && buffer.count >= 1 << 16
+            return handle != nil && buffer.count >= 1 << 16
         }
         if shouldFlush { flush() }
     }
 
     /// Writes what is buffered. A failed write is reported once to `whenWriteFails` (outside the
-    /// lock), never trapped on.
+    /// lock), never trapped on: the throwing `write(contentsOf:)`, not `write(_:)`, which traps.
     public func flush() {
         let error: Int32? = buffer.withLock { buffer in
-            guard let fileDescriptor, !buffer.isEmpty else { return nil }
+            guard let handle, !buffer.isEmpty else { return nil }
             defer { buffer.removeAll(keepingCapacity: true) }
             if failed.load(ordering: .relaxed) { return nil }
-            let error = buffer.withUnsafeBytes { Self.writeAll($0, to: fileDescriptor) }
-            if error != nil { failed.store(true, ordering: .relaxed) }
-            return error
+            do {
+                try handle.write(contentsOf: buffer)
+                return nil
+            } catch {
+                failed.store(true, ordering: .relaxed)
+                return Self.errorNumber(error)
+            }
         }
         if let error { whenWriteFails?(error) }
     }
 
-    /// Writes all of `bytes`, again after an interruption or a partial write; the `errno` of a
-    /// failed write, or nil.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fileDescriptor: Int32) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
+    /// The `errno` behind a failed write (EIO when Foundation does not say).
+    private static func errorNumber(_ error: Error) -> Int32 {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
         }
-        return nil
+        return EIO
     }
 
     /// What was written to a capturing stream.

@@ -22,11 +22,8 @@ import Testing
     /// with the query word `sort` among them at random.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
     func windowIsTheRulesWindow(seed: UInt64) {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var g = SplitMix64(seed: seed)
+        func next(_ bound: Int) -> Int { g.int(bound) }
         let words = ["sort", "version", "tag", "v1.10", "排序", "sort", "release", "並べ替え", "정렬", "x"]
         for length in [20, 60, 120] {
             let count = 1 + next(400)
