@@ -81,17 +81,13 @@ public struct InitCommand: KBCommand {
             for file in madeFiles.reversed() { try? fm.removeItem(atPath: file) }
             for folder in madeFolders.reversed() { _ = rmdir(folder) }
         }
+        /// Makes the missing folders of `folder` one by one, so that each can be taken back.
         func makeFolders(_ folder: String) throws {
             var missing: [String] = []
             var path = folder
-            var isFolder: ObjCBool = false
-            while !path.isEmpty && path != "/" && !fm.fileExists(atPath: path, isDirectory: &isFolder) {
+            while !path.isEmpty && path != "/" && !fm.fileExists(atPath: path) {
                 missing.append(path)
                 path = (path as NSString).deletingLastPathComponent
-            }
-            // The walk stopped at something that exists (the root `/` is a folder).
-            if !path.isEmpty && path != "/" && !isFolder.boolValue {
-                throw KBError("\(path) is a file, where a folder is needed")
             }
             for folder in missing.reversed() {
                 try fm.createDirectory(atPath: folder, withIntermediateDirectories: false)
@@ -104,12 +100,10 @@ public struct InitCommand: KBCommand {
                 try makeFolders((target as NSString).deletingLastPathComponent)
                 try Data(file.content.utf8).write(to: URL(fileURLWithPath: target), options: .withoutOverwriting)
                 madeFiles.append(target)
-            } catch let error as KBError {
-                takeBack()
-                throw KBError("cannot write \(target): \(error.message); nothing was written")
             } catch {
                 takeBack()
-                throw KBError("cannot write \(target): \(WriteFailure.reason(error)); nothing was written")
+                // WriteFailure names a file in the way of the target's folders.
+                throw KBError("cannot write \(target): \(WriteFailure.reason(error, path: target)); nothing was written")
             }
         }
         // .gitignore: created, or the missing lines added to the one the folder has.

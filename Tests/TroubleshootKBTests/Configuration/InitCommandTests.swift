@@ -95,7 +95,7 @@ import Testing
         TestSupport.write("", to: directory + "/.github/workflows")
         let result = TestSupport.kb(["init"], in: directory)
         #expect(result.code == 1)
-        #expect(result.stderr.contains(".github/workflows is a file, where a folder is needed; nothing was written"), "\(result.stderr)")
+        #expect(result.stderr.contains(".github/workflows is a file, not a folder; nothing was written"), "\(result.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(left == [".github"], "\(left)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/.github") == ["workflows"])
