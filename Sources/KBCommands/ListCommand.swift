@@ -90,11 +90,8 @@ public struct EntryFilter: Sendable {
     }
 
     public func matches(lang entryLang: String, tags: [String], status entryStatus: EntryMetadata.Status?) -> Bool {
-        // Language tags compare without case (`ZH-hans` is `zh-Hans`), as kb search's filter does.
-        if let lang {
-            let wanted = lang.lowercased(), tag = entryLang.lowercased()
-            if !(tag == wanted || tag.hasPrefix(wanted + "-")) { return false }
-        }
+        // As kb search's filter: without case, `zh` for both Chinese scripts.
+        if let lang, !LanguageTag.matches(entryLang, range: lang) { return false }
         if let tag, !tags.contains(tag) { return false }
         if let status, entryStatus != status { return false }
         return true

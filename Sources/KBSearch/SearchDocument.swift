@@ -82,13 +82,7 @@ public struct SearchFilters: Sendable, Hashable {
     public static let none = SearchFilters()
 
     func accepts(lang: String, tags docTags: [String], status: String) -> Bool {
-        if !langs.isEmpty {
-            let l = lang.lowercased()
-            if !langs.contains(where: { f in
-                let f = f.lowercased()
-                return l == f || l.hasPrefix(f + "-")
-            }) { return false }
-        }
+        if !langs.isEmpty && !langs.contains(where: { LanguageTag.matches(lang, range: $0) }) { return false }
         for t in tags where !docTags.contains(t) { return false }
         if !statuses.isEmpty && !statuses.contains(status) { return false }
         return true

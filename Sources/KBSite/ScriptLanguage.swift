@@ -18,7 +18,7 @@ enum ScriptLanguage: String, CaseIterable, Sendable {
             if CJKCharacter.isHan(scalar) { hasHan = true }
         }
         guard hasHan else { return .en }
-        return entryLang.map { $0.lowercased() == "ja" || $0.lowercased().hasPrefix("ja-") } == true ? .ja : .zh
+        return entryLang.map { LanguageTag.matches($0, range: "ja") } == true ? .ja : .zh
     }
 
     /// The `lang` attribute for a phrase of this language found in an entry written in

@@ -45,13 +45,8 @@ public struct Vocabulary: Sendable {
 
     /// All the names of `lang`'s language (its script's, when it has its own).
     package static func names(forLanguage lang: String) -> [TextName: String] {
-        let tag = lang.lowercased()
-        let key = String(tag.prefix(2))
-        let vocabulary = all.first { $0.language == key } ?? .english
-        for (script, names) in vocabulary.namesByScript {
-            let wanted = script.lowercased()
-            if tag == wanted || tag.hasPrefix(wanted + "-") { return names }
-        }
+        let vocabulary = all.first { LanguageTag.matches(lang, range: $0.language) } ?? .english
+        for (script, names) in vocabulary.namesByScript where LanguageTag.matches(lang, range: script) { return names }
         return vocabulary.names
     }
 
